@@ -1,0 +1,24 @@
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/exit_codes.h"
+#include "cli/render_env_command.h"
+#include "cli/validate_command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"spindle: run distributed TensorFlow on Hadoop YARN", "spindle"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", SPINDLE_VERSION);
+  int exit_code = spindle::cli::exit_done;
+  spindle::cli::add_validate_command(app, exit_code);
+  spindle::cli::add_render_env_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    // Help and version are not errors; every other parse problem is bad input.
+    return code == 0 ? spindle::cli::exit_done : spindle::cli::exit_bad_input;
+  }
+  return exit_code;
+}

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "spindle/core/cluster_spec.h"
+#include "spindle/core/job_spec.h"
+
+namespace spindle {
+
+// What identifies one run of one task, beyond the spec and the addresses.
+struct TaskContext {
+  std::string application_id;
+  TaskId task;
+  int attempt = 0;  // how many times this task was started before
+};
+
+using Environment = std::map<std::string, std::string>;
+
+// The full environment a task's command sees: the spec's env, the task type's
+// env, then the contract of DESIGN.md (TF_CONFIG, DTF_*, TonY's, PyTorch's and
+// SPINDLE_* variables), which specs cannot override.
+Environment task_environment(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context);
+
+// The cluster as TF_CONFIG and CLUSTER_SPEC carry it: {"chief": ["h:p"], ...}.
+std::string cluster_json(const JobSpec& spec, const ClusterAddresses& addresses);
+
+// Whether a variable name is set by Spindle and so may not appear in a spec.
+bool is_reserved_variable(std::string_view name);
+
+}  // namespace spindle

@@ -1,0 +1,93 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spindle {
+
+enum class Framework { tensorflow, pytorch, generic };
+
+// How a task type's end affects the job (see the life-cycle table in DESIGN.md).
+enum class TaskRole {
+  tracked,  // the job waits for it; its success counts towards the job's success
+  service,  // runs while the job runs; stopped when the job ends
+};
+
+std::string_view to_string(Framework framework);
+std::string_view to_string(TaskRole role);
+
+// A file or archive shipped to every container. `name` is the name it has in
+// the container's working directory; `source` is a local path (resolved against
+// the spec's directory) or a URI such as hdfs:///user/me/venv.tar.gz.
+struct ShippedFile {
+  std::string name;
+  std::string source;
+  friend bool operator==(const ShippedFile&, const ShippedFile&) = default;
+};
+
+struct TaskSpec {
+  std::string type;  // chief, worker, ps, evaluator, tensorboard, or a custom name
+  int instances = 1;
+  std::uint64_t memory_mib = 1024;
+  int vcores = 1;
+  int gpus = 0;
+  std::string node_label;
+  std::string command;  // runs in a shell; empty for tensorboard means "run TensorBoard"
+  std::map<std::string, std::string> env;
+  int max_restarts = 0;
+  TaskRole role = TaskRole::tracked;
+  bool fails_job = true;  // whether its final failure fails the whole job
+
+  friend bool operator==(const TaskSpec&, const TaskSpec&) = default;
+};
+
+struct ApplicationMasterSpec {
+  std::uint64_t memory_mib = 256;
+  int vcores = 1;
+  friend bool operator==(const ApplicationMasterSpec&, const ApplicationMasterSpec&) = default;
+};
+
+struct JobSpec {
+  std::string name;
+  std::string queue = "default";
+  int priority = 0;
+  std::vector<std::string> tags;
+  int max_attempts = 1;
+  std::chrono::seconds timeout{0};  // zero: no limit
+  Framework framework = Framework::tensorflow;
+  std::vector<ShippedFile> files;
+  std::vector<ShippedFile> archives;
+  std::string script;  // name of the shipped file exposed as DTF_TASK_SCRIPT, if any
+  std::map<std::string, std::string> env;
+  std::string input;
+  std::string output;
+  std::string docker_image;
+  ApplicationMasterSpec application_master;
+  std::vector<TaskSpec> tasks;  // chief, worker, ps, evaluator, tensorboard first, then custom
+
+  const TaskSpec* find_task(std::string_view type) const;
+  int total_instances() const;
+
+  friend bool operator==(const JobSpec&, const JobSpec&) = default;
+};
+
+// The well-known task types and the defaults DESIGN.md gives them.
+namespace task_types {
+inline constexpr std::string_view chief = "chief";
+inline constexpr std::string_view worker = "worker";
+inline constexpr std::string_view ps = "ps";
+inline constexpr std::string_view evaluator = "evaluator";
+inline constexpr std::string_view tensorboard = "tensorboard";
+}  // namespace task_types
+
+// The task as it is before the spec says anything about it.
+TaskSpec default_task(std::string_view type);
+
+// Position of a type in the canonical order (known types first, custom after).
+int canonical_rank(std::string_view type);
+
+}  // namespace spindle

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace spindle {
+
+// A failure a user can act on: one sentence saying what is wrong, where, and
+// what to do about it.
+struct Error {
+  std::string message;
+};
+
+// Either a value or the reason there is none. Errors cross library boundaries
+// this way instead of as exceptions.
+template <typename T, typename E = Error>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}
+  Result(E error) : state_(std::in_place_index<1>, std::move(error)) {}
+
+  bool ok() const { return state_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { return std::get<0>(state_); }
+  const T& value() const& { return std::get<0>(state_); }
+  T&& value() && { return std::get<0>(std::move(state_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+  const E& error() const { return std::get<1>(state_); }
+  E&& take_error() { return std::get<1>(std::move(state_)); }
+
+ private:
+  std::variant<T, E> state_;
+};
+
+template <typename E>
+class [[nodiscard]] Result<void, E> {
+ public:
+  Result() = default;
+  Result(E error) : error_(std::move(error)), ok_(false) {}
+
+  bool ok() const { return ok_; }
+  explicit operator bool() const { return ok_; }
+  const E& error() const { return error_; }
+
+ private:
+  E error_{};
+  bool ok_ = true;
+};
+
+inline Error make_error(std::string message) {
+  return Error{std::move(message)};
+}
+
+}  // namespace spindle

@@ -1,0 +1,134 @@
+#include "spindle/core/environment.h"
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+
+namespace spindle {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr std::array<std::string_view, 11> reserved_names{"TF_CONFIG", "CLUSTER_SPEC", "JOB_NAME",    "TASK_INDEX",
+                                                          "TASK_NUM",  "IS_CHIEF",     "MASTER_ADDR", "MASTER_PORT",
+                                                          "RANK",      "WORLD_SIZE",   "LOCAL_RANK"};
+constexpr std::array<std::string_view, 2> reserved_prefixes{"DTF_", "SPINDLE_"};
+
+json cluster_object(const JobSpec& spec, const ClusterAddresses& addresses) {
+  json cluster = json::object();
+  for (const auto& task : spec.tasks) {
+    if (!in_training_cluster(task.type)) continue;
+    json hosts = json::array();
+    for (const auto& address : addresses.of_type(task.type)) hosts.push_back(address.to_string());
+    cluster[task.type] = std::move(hosts);
+  }
+  return cluster;
+}
+
+std::string join(const std::vector<HostPort>& addresses) {
+  std::string out;
+  for (const auto& address : addresses) {
+    if (!out.empty()) out += ',';
+    out += address.to_string();
+  }
+  return out;
+}
+
+std::string upper(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
+  return out;
+}
+
+// TensorFlow's rule: the chief leads; with no chief, worker 0 does.
+bool is_chief(const JobSpec& spec, const TaskId& task) {
+  if (spec.find_task(task_types::chief)) return task.type == task_types::chief;
+  return task.type == task_types::worker && task.index == 0;
+}
+
+int training_cluster_size(const JobSpec& spec) {
+  int size = 0;
+  for (const auto& task : spec.tasks) {
+    if (in_training_cluster(task.type)) size += task.instances;
+  }
+  return size;
+}
+
+// PyTorch's process group is the chief (rank 0, if any) and the workers.
+void add_pytorch_variables(const JobSpec& spec, const ClusterAddresses& addresses, const TaskId& task,
+                           Environment& env) {
+  const TaskSpec* chief = spec.find_task(task_types::chief);
+  const TaskSpec* worker = spec.find_task(task_types::worker);
+  if (!chief && !worker) return;
+  const HostPort& master =
+      addresses.at(TaskId{chief ? std::string(task_types::chief) : std::string(task_types::worker), 0});
+  const int world_size = (chief ? chief->instances : 0) + (worker ? worker->instances : 0);
+  env["MASTER_ADDR"] = master.host;
+  env["MASTER_PORT"] = std::to_string(master.port);
+  env["WORLD_SIZE"] = std::to_string(world_size);
+  if (task.type == task_types::chief) {
+    env["RANK"] = "0";
+    env["LOCAL_RANK"] = "0";
+  } else if (task.type == task_types::worker) {
+    env["RANK"] = std::to_string(task.index + (chief ? 1 : 0));
+    env["LOCAL_RANK"] = "0";  // one process per container
+  }
+}
+
+}  // namespace
+
+bool is_reserved_variable(std::string_view name) {
+  for (auto reserved : reserved_names) {
+    if (name == reserved) return true;
+  }
+  for (auto prefix : reserved_prefixes) {
+    if (name.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+std::string cluster_json(const JobSpec& spec, const ClusterAddresses& addresses) {
+  return cluster_object(spec, addresses).dump();
+}
+
+Environment task_environment(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context) {
+  Environment env = spec.env;
+  const TaskId& task = context.task;
+  if (const TaskSpec* type = spec.find_task(task.type)) {
+    for (const auto& [name, value] : type->env) env[name] = value;
+  }
+
+  const json cluster = cluster_object(spec, addresses);
+  if (task.type != task_types::tensorboard) {
+    json config;
+    config["cluster"] = cluster;
+    config["task"] = {{"type", task.type}, {"index", task.index}};
+    env["TF_CONFIG"] = config.dump();
+  }
+
+  // YARN-DTF (ytf-submit)
+  for (const auto& type : spec.tasks) env["DTF_" + upper(type.type) + "_HOSTS"] = join(addresses.of_type(type.type));
+  env["DTF_TASK_JOB_NAME"] = task.type;
+  env["DTF_TASK_INDEX"] = std::to_string(task.index);
+  env["DTF_TASK_SCRIPT"] = spec.script;
+  env["DTF_INPUT_PATH"] = spec.input;
+  env["DTF_OUTPUT_PATH"] = spec.output;
+  if (!spec.docker_image.empty()) env["DTF_DOCKER_IMAGE"] = spec.docker_image;
+
+  // TonY
+  env["JOB_NAME"] = task.type;
+  env["TASK_INDEX"] = std::to_string(task.index);
+  env["TASK_NUM"] = std::to_string(training_cluster_size(spec));
+  env["IS_CHIEF"] = is_chief(spec, task) ? "true" : "false";
+  env["CLUSTER_SPEC"] = cluster.dump();
+
+  add_pytorch_variables(spec, addresses, task, env);
+
+  env["SPINDLE_APP_ID"] = context.application_id;
+  env["SPINDLE_TASK"] = task.to_string();
+  env["SPINDLE_ATTEMPT"] = std::to_string(context.attempt);
+  env["SPINDLE_OUTPUT"] = spec.output;
+  return env;
+}
+
+}  // namespace spindle

@@ -1,0 +1,143 @@
+#include "spindle/core/spec_writer.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+
+#include "spindle/core/quantities.h"
+
+namespace spindle {
+namespace {
+
+// The script travels with the files but is written under its own key, as it
+// was read.
+std::vector<ShippedFile> files_without_script(const JobSpec& spec) {
+  std::vector<ShippedFile> files;
+  for (const auto& file : spec.files) {
+    if (file.name != spec.script) files.push_back(file);
+  }
+  return files;
+}
+
+std::string script_source(const JobSpec& spec) {
+  for (const auto& file : spec.files) {
+    if (file.name == spec.script) return file.source;
+  }
+  return {};
+}
+
+void emit_map(YAML::Emitter& out, const std::map<std::string, std::string>& values) {
+  out << YAML::BeginMap;
+  for (const auto& [key, value] : values) out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << value;
+  out << YAML::EndMap;
+}
+
+void emit_files(YAML::Emitter& out, const std::vector<ShippedFile>& files) {
+  out << YAML::BeginMap;
+  for (const auto& file : files) out << YAML::Key << file.name << YAML::Value << file.source;
+  out << YAML::EndMap;
+}
+
+void emit_task(YAML::Emitter& out, const TaskSpec& task) {
+  out << YAML::Key << task.type << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "instances" << YAML::Value << task.instances;
+  out << YAML::Key << "memory" << YAML::Value << format_memory_mib(task.memory_mib);
+  out << YAML::Key << "vcores" << YAML::Value << task.vcores;
+  out << YAML::Key << "gpus" << YAML::Value << task.gpus;
+  if (!task.node_label.empty()) out << YAML::Key << "node_label" << YAML::Value << task.node_label;
+  if (!task.command.empty()) out << YAML::Key << "command" << YAML::Value << task.command;
+  if (!task.env.empty()) {
+    out << YAML::Key << "env" << YAML::Value;
+    emit_map(out, task.env);
+  }
+  out << YAML::Key << "max_restarts" << YAML::Value << task.max_restarts;
+  out << YAML::Key << "role" << YAML::Value << std::string(to_string(task.role));
+  out << YAML::Key << "fails_job" << YAML::Value << task.fails_job;
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string to_yaml(const JobSpec& spec) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << spec.name;
+  out << YAML::Key << "queue" << YAML::Value << spec.queue;
+  out << YAML::Key << "priority" << YAML::Value << spec.priority;
+  if (!spec.tags.empty()) {
+    out << YAML::Key << "tags" << YAML::Value << YAML::Flow << spec.tags;
+  }
+  out << YAML::Key << "max_attempts" << YAML::Value << spec.max_attempts;
+  if (spec.timeout.count() > 0) out << YAML::Key << "timeout" << YAML::Value << format_duration(spec.timeout);
+  out << YAML::Key << "framework" << YAML::Value << std::string(to_string(spec.framework));
+  if (const auto files = files_without_script(spec); !files.empty()) {
+    out << YAML::Key << "files" << YAML::Value;
+    emit_files(out, files);
+  }
+  if (!spec.archives.empty()) {
+    out << YAML::Key << "archives" << YAML::Value;
+    emit_files(out, spec.archives);
+  }
+  if (!spec.script.empty()) out << YAML::Key << "script" << YAML::Value << script_source(spec);
+  if (!spec.env.empty()) {
+    out << YAML::Key << "env" << YAML::Value;
+    emit_map(out, spec.env);
+  }
+  if (!spec.input.empty()) out << YAML::Key << "input" << YAML::Value << spec.input;
+  if (!spec.output.empty()) out << YAML::Key << "output" << YAML::Value << spec.output;
+  if (!spec.docker_image.empty()) out << YAML::Key << "docker_image" << YAML::Value << spec.docker_image;
+  out << YAML::Key << "application_master" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "memory" << YAML::Value << format_memory_mib(spec.application_master.memory_mib);
+  out << YAML::Key << "vcores" << YAML::Value << spec.application_master.vcores;
+  out << YAML::EndMap;
+  out << YAML::Key << "tasks" << YAML::Value << YAML::BeginMap;
+  for (const auto& task : spec.tasks) emit_task(out, task);
+  out << YAML::EndMap;
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+nlohmann::ordered_json to_json(const JobSpec& spec) {
+  using json = nlohmann::ordered_json;
+  auto files_object = [](const std::vector<ShippedFile>& files) {
+    json object = json::object();
+    for (const auto& file : files) object[file.name] = file.source;
+    return object;
+  };
+  json out;
+  out["name"] = spec.name;
+  out["queue"] = spec.queue;
+  out["priority"] = spec.priority;
+  out["tags"] = spec.tags;
+  out["max_attempts"] = spec.max_attempts;
+  out["timeout"] = spec.timeout.count();
+  out["framework"] = to_string(spec.framework);
+  out["files"] = files_object(files_without_script(spec));
+  out["archives"] = files_object(spec.archives);
+  if (!spec.script.empty()) out["script"] = script_source(spec);
+  out["env"] = spec.env;
+  if (!spec.input.empty()) out["input"] = spec.input;
+  if (!spec.output.empty()) out["output"] = spec.output;
+  if (!spec.docker_image.empty()) out["docker_image"] = spec.docker_image;
+  out["application_master"] = {{"memory", spec.application_master.memory_mib},
+                               {"vcores", spec.application_master.vcores}};
+  json tasks = json::object();
+  for (const auto& task : spec.tasks) {
+    json entry;
+    entry["instances"] = task.instances;
+    entry["memory"] = task.memory_mib;
+    entry["vcores"] = task.vcores;
+    entry["gpus"] = task.gpus;
+    if (!task.node_label.empty()) entry["node_label"] = task.node_label;
+    if (!task.command.empty()) entry["command"] = task.command;
+    entry["env"] = task.env;
+    entry["max_restarts"] = task.max_restarts;
+    entry["role"] = to_string(task.role);
+    entry["fails_job"] = task.fails_job;
+    tasks[task.type] = std::move(entry);
+  }
+  out["tasks"] = std::move(tasks);
+  return out;
+}
+
+}  // namespace spindle
