@@ -129,7 +129,7 @@ std::vector<HostPort> ClusterAddresses::of_type(std::string_view type) const {
 }
 
 bool in_training_cluster(std::string_view type) {
-  return type != task_types::evaluator && type != task_types::tensorboard;
+  return type == task_types::chief || type == task_types::worker || type == task_types::ps;
 }
 
 }  // namespace spindle

@@ -103,6 +103,7 @@ class SpecReader {
     spec_.name = default_name.empty() || default_name.front() == '<' ? "spindle-job" : default_name;
 
     YAML::Node tasks_node;
+    bool has_tasks = false;
     std::optional<std::string> default_command;
     std::string default_command_field;
     fields_.for_each_key(
@@ -110,6 +111,7 @@ class SpecReader {
         [&](const std::string& key, const YAML::Node&, const YAML::Node& value, const std::string& field) {
           if (key == "tasks") {
             tasks_node = value;
+            has_tasks = true;
           } else if (key == "command") {
             default_command = fields_.command(value, field);
             default_command_field = field;
@@ -117,13 +119,19 @@ class SpecReader {
             read_job_key(key, value, field);
           }
         });
-    if (!tasks_node) {
+    if (!has_tasks) {
       fields_.error_at(YamlFields::Place{1, 1}, "tasks",
                        "is missing; add the task types to run, e.g. `tasks: {worker: {instances: 2, command: python "
                        "train.py}}`");
-    } else {
-      read_tasks(tasks_node, default_command);
+      return;
     }
+    if (!tasks_node.IsMap()) {
+      fields_.error(tasks_node, "tasks",
+                    "must map task types to their settings, e.g. `tasks: {worker: {instances: 2}}`, not " +
+                        detail::describe(tasks_node));
+      return;
+    }
+    read_tasks(tasks_node, default_command);
     // A stable order, so equal specs compare equal however they were written.
     auto by_name = [](const ShippedFile& a, const ShippedFile& b) { return a.name < b.name; };
     std::stable_sort(spec_.files.begin(), spec_.files.end(), by_name);

@@ -53,8 +53,10 @@ class ClusterAddresses {
 // Parses the render-env form "chief:0=h1:2222,worker:0=h2:2223".
 Result<std::map<TaskId, HostPort>> parse_address_list(std::string_view text);
 
-// Whether a task type belongs to the training cluster in TF_CONFIG. TensorFlow
-// keeps the evaluator out of it, and TensorBoard is no part of training.
+// Whether a task type belongs to the training cluster in TF_CONFIG: chief,
+// worker and ps. TensorFlow keeps the evaluator out of it, its strategies
+// refuse any other job name in it, and TensorBoard is no part of training;
+// those tasks see the cluster but are not in it.
 bool in_training_cluster(std::string_view type);
 
 }  // namespace spindle

@@ -12,13 +12,14 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import sun.misc.Signal;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeLabel;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -66,16 +67,27 @@ public final class LocalYarnCluster {
     }
     LocalYarnCluster cluster =
         new LocalYarnCluster(new File(args[0]).getAbsoluteFile(), new File(args[1]).getAbsoluteFile());
-    // Registered with Hadoop's own hook manager, at a priority above FileSystem's (10), so the
-    // clusters stop while the HDFS client is still open (log aggregation uploads on the way down).
-    ShutdownHookManager.get().addShutdownHook(cluster::stop, 100, 90, TimeUnit.SECONDS);
+
+    // The clusters are stopped on the main thread, before the JVM begins to shut down: inside a
+    // shutdown hook Hadoop's services fail ("Shutdown in progress, cannot remove a shutdownHook")
+    // and leave their work half done.
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    for (String name : List.of("TERM", "INT")) {
+      Signal.handle(new Signal(name), signal -> {
+        System.err.println("local-yarn: got SIG" + signal.getName());
+        stopRequested.countDown();
+      });
+    }
+    int status = 0;
     try {
       cluster.start();
+      stopRequested.await();
     } catch (Throwable t) {
       t.printStackTrace();
-      System.exit(1); // runs the hook, which stops whatever had started
+      status = 1;
     }
-    new CountDownLatch(1).await(); // until a signal ends the JVM
+    cluster.stop();
+    System.exit(status);
   }
 
   private void start() throws Exception {
@@ -145,11 +157,12 @@ public final class LocalYarnCluster {
     s.put("yarn.node-labels.enabled", "true");
     s.put("yarn.log-aggregation-enable", "true");
     s.put("yarn.nodemanager.remote-app-log-dir", "/app-logs");
-    // PATH (with the Python venv first), JAVA_HOME and HADOOP_CONF_DIR come from the
-    // launcher's environment; whitelisted variables reach containers that do not set their own.
-    s.put("yarn.nodemanager.env-whitelist",
-        "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,CLASSPATH_PREPEND_DISTCACHE,"
-            + "HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ");
+    // Containers get this JVM's PATH (the launcher puts the Python venv first). The NM starts
+    // containers with an empty environment, so a whitelisted PATH would be bash's default; an
+    // admin-env value is set as is, after any PATH the application gives its containers.
+    s.put("yarn.nodemanager.admin-env.PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    // Variables a container gets from this JVM's environment unless it sets its own.
+    s.put("yarn.nodemanager.env-whitelist", "JAVA_HOME,HADOOP_CONF_DIR,LANG,TZ");
     return s;
   }
 
@@ -183,7 +196,7 @@ public final class LocalYarnCluster {
     capacitySchedulerSettings().forEach(conf::set);
     conf.set("yarn.resource-types", GPU);
     // MiniYARNCluster gives each NM this much memory, overriding resource.memory-mb.
-    conf.setInt("yarn.minicluster.nm.pmem-mb", NODE_MEMORY_MB);
+    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, NODE_MEMORY_MB);
     conf.set("yarn.node-labels.fs-store.root-dir", new File(dataDir, "node-labels").toURI().toString());
     return conf;
   }
@@ -269,11 +282,12 @@ public final class LocalYarnCluster {
 
   private void stop() {
     System.err.println("local-yarn: stopping");
+    // Each step on its own, so that one failing does not leave the rest running.
     if (yarn != null) {
-      yarn.stop(); // NMs kill their containers' process groups on the way down
+      run("stopping YARN", yarn::stop); // NMs kill their containers' process groups
     }
     if (dfs != null) {
-      dfs.shutdown();
+      run("stopping HDFS", dfs::shutdown);
     }
     // Containers run in sessions of their own (setsid) but stay our descendants while we live:
     // anything the NMs failed to kill dies here, so no process outlives the cluster.
@@ -283,5 +297,14 @@ public final class LocalYarnCluster {
       p.destroyForcibly();
     });
     System.err.println("local-yarn: stopped");
+  }
+
+  private static void run(String what, Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      System.err.println("local-yarn: " + what + " failed:");
+      e.printStackTrace();
+    }
   }
 }

@@ -1,0 +1,182 @@
+package localyarn;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.AMRMClient;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.client.api.NMClient;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.client.api.YarnClientApplication;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * A tiny YARN application to check the local cluster end to end, in the spirit of Hadoop's
+ * distributed shell (whose artifact is not published for the Hadoop we use).
+ *
+ * <pre>
+ * Probe run [--queue Q] [--label L] [--gpus N] [--memory MB] -- COMMAND...
+ * </pre>
+ *
+ * submits an application whose AM (this class, {@code am} mode) asks for one container with the
+ * given queue, node label expression and {@code yarn.io/gpu} count, runs COMMAND in it with
+ * bash, and finishes SUCCEEDED when the command exits 0. The client prints the application id,
+ * the node the container ran on and the final status, and exits 0 only on success. COMMAND's
+ * output is in the container's stdout/stderr logs (aggregated to HDFS: {@code LogsCLI}).
+ */
+public final class Probe {
+  private String queue = "default";
+  private String label = null;
+  private int gpus = 0;
+  private int memoryMb = 256;
+  private String command;
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0 || !List.of("run", "am").contains(args[0])) {
+      System.err.println("usage: Probe run [--queue Q] [--label L] [--gpus N] [--memory MB] -- COMMAND...");
+      System.exit(2);
+    }
+    Probe probe = new Probe();
+    int i = 1;
+    for (; i < args.length && !args[i].equals("--"); i += 2) {
+      switch (args[i]) {
+        case "--queue" -> probe.queue = args[i + 1];
+        case "--label" -> probe.label = args[i + 1];
+        case "--gpus" -> probe.gpus = Integer.parseInt(args[i + 1]);
+        case "--memory" -> probe.memoryMb = Integer.parseInt(args[i + 1]);
+        case "--command-b64" -> probe.command =
+            new String(Base64.getDecoder().decode(args[i + 1]), StandardCharsets.UTF_8);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    if (args[0].equals("run")) {
+      probe.command = String.join(" ", List.of(args).subList(Math.min(i + 1, args.length), args.length));
+      System.exit(probe.submit() ? 0 : 1);
+    } else {
+      System.exit(probe.runAppMaster() ? 0 : 1);
+    }
+  }
+
+  /** Client side: submit, wait, report. */
+  private boolean submit() throws Exception {
+    YarnConfiguration conf = new YarnConfiguration();
+    YarnClient client = YarnClient.createYarnClient();
+    client.init(conf);
+    client.start();
+    YarnClientApplication app = client.createApplication();
+    ApplicationSubmissionContext context = app.getApplicationSubmissionContext();
+    ApplicationId id = context.getApplicationId();
+    context.setApplicationName("local-yarn-probe");
+    context.setQueue(queue);
+    context.setResource(Resource.newInstance(256, 1));
+    context.setMaxAppAttempts(1);
+
+    // The AM is this class again. The command travels base64-encoded so no quoting can break it.
+    List<String> am = new ArrayList<>(List.of(
+        Environment.JAVA_HOME.$$() + "/bin/java", "-Xmx128m", Probe.class.getName(), "am",
+        "--queue", queue, "--gpus", String.valueOf(gpus), "--memory", String.valueOf(memoryMb),
+        "--command-b64", Base64.getEncoder().encodeToString(command.getBytes(StandardCharsets.UTF_8))));
+    if (label != null) {
+      am.addAll(List.of("--label", label));
+    }
+    am.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stdout");
+    am.add("2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr");
+    // Same machine: the AM uses our classpath, after the cluster's configuration directory.
+    String classpath = Environment.HADOOP_CONF_DIR.$$() + ApplicationConstants.CLASS_PATH_SEPARATOR
+        + System.getProperty("java.class.path").replace(File.pathSeparator,
+            ApplicationConstants.CLASS_PATH_SEPARATOR);
+    context.setAMContainerSpec(ContainerLaunchContext.newInstance(
+        Map.of(), Map.of("CLASSPATH", classpath), List.of(String.join(" ", am)), null, null, null));
+
+    client.submitApplication(context);
+    System.out.println("application " + id);
+    ApplicationReport report;
+    while (true) {
+      report = client.getApplicationReport(id);
+      YarnApplicationState state = report.getYarnApplicationState();
+      if (state == YarnApplicationState.FINISHED || state == YarnApplicationState.FAILED
+          || state == YarnApplicationState.KILLED) {
+        break;
+      }
+      Thread.sleep(200);
+    }
+    System.out.println("state " + report.getYarnApplicationState()
+        + " final_status " + report.getFinalApplicationStatus()
+        + " diagnostics " + report.getDiagnostics().replace('\n', ' '));
+    client.stop();
+    return report.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED;
+  }
+
+  /** AM side: one container, run the command, pass its exit status on. */
+  private boolean runAppMaster() throws Exception {
+    YarnConfiguration conf = new YarnConfiguration();
+    AMRMClient<ContainerRequest> rm = AMRMClient.createAMRMClient();
+    rm.init(conf);
+    rm.start();
+    rm.registerApplicationMaster("", 0, "");
+    NMClient nm = NMClient.createNMClient();
+    nm.init(conf);
+    nm.start();
+
+    Resource capability = Resource.newInstance(memoryMb, 1);
+    capability.setResourceValue(LocalYarnCluster.GPU, gpus);
+    rm.addContainerRequest(new ContainerRequest(capability, null, null, Priority.newInstance(1), true, label));
+
+    String diagnostics = "";
+    boolean succeeded = false;
+    String placement = "";
+    while (true) {
+      var response = rm.allocate(0.5f);
+      for (Container c : response.getAllocatedContainers()) {
+        if (!placement.isEmpty()) {
+          rm.releaseAssignedContainer(c.getId());
+          continue;
+        }
+        rm.removeContainerRequest(new ContainerRequest(capability, null, null, Priority.newInstance(1), true, label));
+        // Ends up in the application's diagnostics, where the client prints it.
+        placement = "container " + c.getId() + " on node " + c.getNodeId()
+            + " with " + c.getResource();
+        System.out.println(placement);
+        // The NM wraps the command in double quotes inside launch_container.sh, so it travels
+        // base64-encoded (no quotes, no $) and is decoded into a script in the container.
+        String shell = "echo " + Base64.getEncoder().encodeToString(command.getBytes(StandardCharsets.UTF_8))
+            + " | base64 -d > probe.sh && bash probe.sh"
+            + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"
+            + " 2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr";
+        nm.startContainer(c, ContainerLaunchContext.newInstance(
+            Map.of(), Map.of(), List.of(shell), null, null, null));
+      }
+      List<ContainerStatus> done = response.getCompletedContainersStatuses();
+      if (!done.isEmpty()) {
+        ContainerStatus status = done.get(0);
+        succeeded = status.getExitStatus() == 0;
+        diagnostics = placement + ": command exited " + status.getExitStatus()
+            + " " + status.getDiagnostics();
+        System.out.println(diagnostics);
+        break;
+      }
+      Thread.sleep(100);
+    }
+    rm.unregisterApplicationMaster(
+        succeeded ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED, diagnostics, "");
+    nm.stop();
+    rm.stop();
+    return succeeded;
+  }
+}
