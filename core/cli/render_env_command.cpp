@@ -57,7 +57,8 @@ int run_render_env(const RenderEnvOptions& options) {
   const Environment env =
       task_environment(*spec, *addresses, TaskContext{options.application_id, *task, options.attempt});
   if (options.json) {
-    std::cout << nlohmann::ordered_json(env).dump(2) << '\n';
+    std::cout << nlohmann::ordered_json(env).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+              << '\n';
   } else {
     for (const auto& [name, value] : env) std::cout << "export " << name << '=' << shell_quote(value) << '\n';
   }

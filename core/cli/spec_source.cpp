@@ -55,7 +55,9 @@ void print_diagnostics(const Diagnostics& diagnostics, bool as_json) {
     errors.push_back(
         {{"file", d.file}, {"line", d.line}, {"column", d.column}, {"field", d.field}, {"message", d.message}});
   }
-  std::cout << nlohmann::ordered_json{{"valid", false}, {"errors", errors}}.dump(2) << '\n';
+  std::cout << nlohmann::ordered_json{{"valid", false}, {"errors", errors}}.dump(
+                   2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+            << '\n';
 }
 
 }  // namespace spindle::cli

@@ -23,7 +23,9 @@ int run_validate(const ValidateOptions& options) {
     return exit_bad_input;
   }
   if (options.json) {
-    std::cout << nlohmann::ordered_json{{"valid", true}, {"spec", to_json(*spec)}}.dump(2) << '\n';
+    std::cout << nlohmann::ordered_json{{"valid", true}, {"spec", to_json(*spec)}}.dump(
+                     2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+              << '\n';
   } else {
     std::cout << to_yaml(*spec);
   }

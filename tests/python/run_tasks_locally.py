@@ -36,6 +36,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--skip", nargs="*", default=["tensorboard"])
     parser.add_argument("--output", help="override the spec's output directory (SPINDLE_OUTPUT)")
+    parser.add_argument("--check", action="store_true",
+                        help="fail unless every tracked task succeeded and training.json shows the loss fell")
     args = parser.parse_args()
 
     normalized = json.loads(subprocess.run([args.spindle, "validate", "--json", args.spec], check=True,
@@ -98,7 +100,28 @@ def main():
                     process.wait()
                 results.setdefault(key, "stopped")
     print(json.dumps({f"{k}:{i}": code for (k, i), code in sorted(results.items())}))
-    return 0
+    return check(args, processes, results) if args.check else 0
+
+
+def check(args, processes, results):
+    problems = []
+    for key, (_, role) in processes.items():
+        code = results.get(key)
+        # Services and workers of ParameterServerStrategy are stopped, not finished.
+        if role == "tracked" and code != 0 and not (code == "stopped" and results.get(("chief", 0)) == 0):
+            problems.append(f"{key[0]}:{key[1]} ended with {code}; see {args.workdir}/{key[0]}-{key[1]}.log")
+    summary_path = os.path.join(args.output or args.workdir, "training.json")
+    if not os.path.exists(summary_path):
+        problems.append(f"no {summary_path}: the chief did not finish training")
+    else:
+        with open(summary_path, encoding="utf-8") as summary_file:
+            summary = json.load(summary_file)
+        if not summary["last_loss"] < summary["first_loss"]:
+            problems.append(f"the loss did not fall: {summary}")
+        print(f"training: {summary}")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 #include "spindle/core/cluster_spec.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace spindle {
@@ -53,9 +55,12 @@ Result<HostPort> parse_host_port(std::string_view text) {
       return make_error(quoted + " looks like an IPv6 address; write it as [ADDRESS]:PORT");
     }
   }
-  if (host.empty() || host.find_first_of(" \t/,=") != std::string_view::npos) {
-    return make_error(quoted + " has no valid host name; write HOST:PORT, e.g. h1:2222");
-  }
+  // Host names, IPv4 and IPv6 addresses only: addresses arrive from the
+  // network and end up in every task's environment.
+  const bool valid_host = !host.empty() && host.size() <= 253 && std::all_of(host.begin(), host.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == ':';
+  });
+  if (!valid_host) return make_error(quoted + " has no valid host name; write HOST:PORT, e.g. h1:2222");
   const auto number = to_int(port, 65535);
   if (!number || *number == 0) return make_error(quoted + " has no valid port; give a port from 1 to 65535");
   return HostPort{std::string(host), static_cast<std::uint16_t>(*number)};

@@ -11,6 +11,7 @@
 #include "spec/job_rules.h"
 #include "spec/shipped_files.h"
 #include "spec/suggest.h"
+#include "spec/utf8.h"
 #include "spec/yaml_fields.h"
 
 namespace spindle {
@@ -72,6 +73,15 @@ class SpecReader {
     if (text.size() > max_spec_bytes) {
       fields_.error_at(YamlFields::Place{}, "",
                        "the spec is " + std::to_string(text.size()) + " bytes, more than the 4 MiB a spec may have");
+      return std::move(fields_.diagnostics());
+    }
+    if (auto bad = detail::first_invalid_utf8(text)) {
+      const auto before = text.substr(0, *bad);
+      const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+      const auto line_start = before.rfind('\n');
+      const int column = static_cast<int>(*bad - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1;
+      fields_.error_at(YamlFields::Place{line, column}, "",
+                       "is not UTF-8 text (byte " + std::to_string(*bad) + "); save the spec as UTF-8");
       return std::move(fields_.diagnostics());
     }
     YAML::Node root;

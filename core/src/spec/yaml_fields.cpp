@@ -101,8 +101,10 @@ bool YamlFields::for_each_key(const YAML::Node& node, const std::string& field,
     return false;
   }
   std::set<std::string> seen;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& key_node = it->first;
+  for (const auto& pair : node) {
+    // Copies, not references: yaml-cpp hands out its pairs as temporaries.
+    const YAML::Node key_node = pair.first;
+    const YAML::Node value = pair.second;
     if (!key_node.IsScalar()) {
       error(key_node, field, "has a key that is " + describe(key_node) + "; keys must be plain words");
       continue;
@@ -124,7 +126,7 @@ bool YamlFields::for_each_key(const YAML::Node& node, const std::string& field,
         continue;
       }
     }
-    handle(key, key_node, it->second, child);
+    handle(key, key_node, value, child);
   }
   return true;
 }

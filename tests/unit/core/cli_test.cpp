@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -17,7 +18,10 @@ struct CliRun {
 };
 
 CliRun spindle(const std::string& arguments) {
-  const std::string err_file = testing::TempDir() + "/spindle-cli-stderr";
+  // ctest runs each test case as its own process, in parallel: one file each.
+  static int calls = 0;
+  const std::string err_file =
+      testing::TempDir() + "/spindle-cli-stderr-" + std::to_string(::getpid()) + "-" + std::to_string(++calls);
   const std::string command = std::string(SPINDLE_CLI_PATH) + " " + arguments + " 2>" + err_file;
   CliRun run{};
   FILE* pipe = popen(command.c_str(), "r");
@@ -28,6 +32,7 @@ CliRun spindle(const std::string& arguments) {
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream err(err_file);
   run.err.assign(std::istreambuf_iterator<char>(err), {});
+  std::remove(err_file.c_str());
   return run;
 }
 
@@ -35,7 +40,7 @@ const std::string source = SPINDLE_SOURCE_DIR;
 const std::string full_job = source + "/tests/data/render-env/full_job.yaml";
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + "/" + name;
+  const std::string path = testing::TempDir() + "/" + std::to_string(::getpid()) + "-" + name;
   std::ofstream(path) << text;
   return path;
 }

@@ -118,6 +118,8 @@ TEST(AddressList, RejectsMalformedEntries) {
       {"worker:0=h:0", "no valid port"},
       {"worker:0=h:70000", "no valid port"},
       {"worker:0=:1", "no valid host name"},
+      {"worker:0=h\xff:1", "no valid host name"},
+      {"worker:0=h/x:1", "no valid host name"},
       {"worker:0=::1:5", "looks like an IPv6 address"},
       {"worker:0=h:1,worker:0=g:2", "a second address"},
   };

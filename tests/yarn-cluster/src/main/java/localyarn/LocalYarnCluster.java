@@ -47,7 +47,9 @@ public final class LocalYarnCluster {
   static final String GPU = "yarn.io/gpu";
   static final String GPU_LABEL = "gpu";
   static final int NODE_MEMORY_MB = 12 * 1024;
-  static final int NODE_VCORES = 16;
+  // Enough for ~20 one-vcore containers plus their AM on the one unlabelled node. Vcores are only
+  // a scheduling count here (no cgroups), so they may exceed the machine's cores.
+  static final int NODE_VCORES = 32;
   static final int GPUS_ON_GPU_NODE = 2;
 
   private final File confDir;
@@ -150,7 +152,7 @@ public final class LocalYarnCluster {
     s.put("yarn.scheduler.minimum-allocation-mb", "128");
     s.put("yarn.scheduler.maximum-allocation-mb", "8192");
     s.put("yarn.scheduler.minimum-allocation-vcores", "1");
-    s.put("yarn.scheduler.maximum-allocation-vcores", String.valueOf(NODE_VCORES));
+    s.put("yarn.scheduler.maximum-allocation-vcores", "16");
     s.put("yarn.nodemanager.resource.memory-mb", String.valueOf(NODE_MEMORY_MB));
     s.put("yarn.nodemanager.resource.cpu-vcores", String.valueOf(NODE_VCORES));
     s.put("yarn.nodemanager.vmem-check-enabled", "false");
@@ -197,7 +199,10 @@ public final class LocalYarnCluster {
     conf.set("yarn.resource-types", GPU);
     // MiniYARNCluster gives each NM this much memory, overriding resource.memory-mb.
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, NODE_MEMORY_MB);
+    // Local stores, as file: URIs: a bare path would land on HDFS, the default file system.
     conf.set("yarn.node-labels.fs-store.root-dir", new File(dataDir, "node-labels").toURI().toString());
+    conf.set("yarn.node-attribute.fs-store.root-dir",
+        new File(dataDir, "node-attributes").toURI().toString());
     return conf;
   }
 

@@ -1,11 +1,14 @@
 package localyarn;
 
 import java.io.File;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+
+import com.sun.net.httpserver.HttpServer;
 
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
@@ -28,28 +31,31 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
  * A tiny YARN application to check the local cluster end to end, in the spirit of Hadoop's
- * distributed shell (whose artifact is not published for the Hadoop we use).
+ * distributed shell (hadoop-yarn-applications-distributedshell 3.5.0 could not be resolved from
+ * the Maven repository this project uses).
  *
  * <pre>
- * Probe run [--queue Q] [--label L] [--gpus N] [--memory MB] -- COMMAND...
+ * Probe run [--queue Q] [--label L] [--gpus N] [--memory MB] [--containers N] -- COMMAND...
  * </pre>
  *
- * submits an application whose AM (this class, {@code am} mode) asks for one container with the
- * given queue, node label expression and {@code yarn.io/gpu} count, runs COMMAND in it with
- * bash, and finishes SUCCEEDED when the command exits 0. The client prints the application id,
- * the node the container ran on and the final status, and exits 0 only on success. COMMAND's
- * output is in the container's stdout/stderr logs (aggregated to HDFS: {@code LogsCLI}).
+ * submits an application whose AM (this class, {@code am} mode) asks for N containers (default
+ * 1) with the given queue, node label expression, memory and {@code yarn.io/gpu} count, runs
+ * COMMAND in each with bash, and finishes SUCCEEDED when every one exits 0. The client prints
+ * the application id and the final status, whose diagnostics name the node and resources of each
+ * container; it exits 0 only on success. COMMAND's output is in the containers' stdout/stderr
+ * logs (aggregated to HDFS: read them with {@code LogsCLI}).
  */
 public final class Probe {
   private String queue = "default";
   private String label = null;
   private int gpus = 0;
   private int memoryMb = 256;
+  private int containers = 1;
   private String command;
 
   public static void main(String[] args) throws Exception {
     if (args.length == 0 || !List.of("run", "am").contains(args[0])) {
-      System.err.println("usage: Probe run [--queue Q] [--label L] [--gpus N] [--memory MB] -- COMMAND...");
+      System.err.println("usage: Probe run [--queue Q] [--label L] [--gpus N] [--memory MB] [--containers N] -- COMMAND...");
       System.exit(2);
     }
     Probe probe = new Probe();
@@ -60,6 +66,7 @@ public final class Probe {
         case "--label" -> probe.label = args[i + 1];
         case "--gpus" -> probe.gpus = Integer.parseInt(args[i + 1]);
         case "--memory" -> probe.memoryMb = Integer.parseInt(args[i + 1]);
+        case "--containers" -> probe.containers = Integer.parseInt(args[i + 1]);
         case "--command-b64" -> probe.command =
             new String(Base64.getDecoder().decode(args[i + 1]), StandardCharsets.UTF_8);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -91,6 +98,7 @@ public final class Probe {
     List<String> am = new ArrayList<>(List.of(
         Environment.JAVA_HOME.$$() + "/bin/java", "-Xmx128m", Probe.class.getName(), "am",
         "--queue", queue, "--gpus", String.valueOf(gpus), "--memory", String.valueOf(memoryMb),
+        "--containers", String.valueOf(containers),
         "--command-b64", Base64.getEncoder().encodeToString(command.getBytes(StandardCharsets.UTF_8))));
     if (label != null) {
       am.addAll(List.of("--label", label));
@@ -123,60 +131,77 @@ public final class Probe {
     return report.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED;
   }
 
-  /** AM side: one container, run the command, pass its exit status on. */
+  /** AM side: run the command in each container; succeed when every one exits 0. */
   private boolean runAppMaster() throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
     AMRMClient<ContainerRequest> rm = AMRMClient.createAMRMClient();
     rm.init(conf);
     rm.start();
-    rm.registerApplicationMaster("", 0, "");
+    // A one-line web page at the tracking URL, to check the RM's web proxy in front of AMs.
+    HttpServer web = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+    web.createContext("/", exchange -> {
+      byte[] body = ("probe AM of " + System.getenv("CONTAINER_ID") + "\n").getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    web.start();
+    rm.registerApplicationMaster("localhost", 0, "http://localhost:" + web.getAddress().getPort() + "/");
     NMClient nm = NMClient.createNMClient();
     nm.init(conf);
     nm.start();
 
     Resource capability = Resource.newInstance(memoryMb, 1);
     capability.setResourceValue(LocalYarnCluster.GPU, gpus);
-    rm.addContainerRequest(new ContainerRequest(capability, null, null, Priority.newInstance(1), true, label));
+    ContainerRequest request =
+        new ContainerRequest(capability, null, null, Priority.newInstance(1), true, label);
+    for (int i = 0; i < containers; i++) {
+      rm.addContainerRequest(request);
+    }
+    // The NM wraps the command in double quotes inside launch_container.sh, so it travels
+    // base64-encoded (no quotes, no $) and is decoded into a script in the container.
+    String shell = "echo " + Base64.getEncoder().encodeToString(command.getBytes(StandardCharsets.UTF_8))
+        + " | base64 -d > probe.sh && bash probe.sh"
+        + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"
+        + " 2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr";
 
-    String diagnostics = "";
-    boolean succeeded = false;
-    String placement = "";
-    while (true) {
+    // Placements and exit codes end up in the application's diagnostics, which the client prints.
+    StringBuilder report = new StringBuilder();
+    int launched = 0;
+    int finished = 0;
+    int failed = 0;
+    while (finished < containers) {
       var response = rm.allocate(0.5f);
       for (Container c : response.getAllocatedContainers()) {
-        if (!placement.isEmpty()) {
+        if (launched == containers) {
           rm.releaseAssignedContainer(c.getId());
           continue;
         }
-        rm.removeContainerRequest(new ContainerRequest(capability, null, null, Priority.newInstance(1), true, label));
-        // Ends up in the application's diagnostics, where the client prints it.
-        placement = "container " + c.getId() + " on node " + c.getNodeId()
-            + " with " + c.getResource();
-        System.out.println(placement);
-        // The NM wraps the command in double quotes inside launch_container.sh, so it travels
-        // base64-encoded (no quotes, no $) and is decoded into a script in the container.
-        String shell = "echo " + Base64.getEncoder().encodeToString(command.getBytes(StandardCharsets.UTF_8))
-            + " | base64 -d > probe.sh && bash probe.sh"
-            + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"
-            + " 2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr";
+        launched++;
+        rm.removeContainerRequest(request);
+        report.append("container ").append(c.getId()).append(" on node ").append(c.getNodeId())
+            .append(" with ").append(c.getResource()).append("; ");
         nm.startContainer(c, ContainerLaunchContext.newInstance(
             Map.of(), Map.of(), List.of(shell), null, null, null));
       }
-      List<ContainerStatus> done = response.getCompletedContainersStatuses();
-      if (!done.isEmpty()) {
-        ContainerStatus status = done.get(0);
-        succeeded = status.getExitStatus() == 0;
-        diagnostics = placement + ": command exited " + status.getExitStatus()
-            + " " + status.getDiagnostics();
-        System.out.println(diagnostics);
-        break;
+      for (ContainerStatus status : response.getCompletedContainersStatuses()) {
+        finished++;
+        if (status.getExitStatus() != 0) {
+          failed++;
+          report.append(status.getContainerId()).append(" exited ").append(status.getExitStatus())
+              .append(' ').append(status.getDiagnostics()).append("; ");
+        }
       }
       Thread.sleep(100);
     }
+    report.append(containers - failed).append(" of ").append(containers).append(" exited 0");
+    System.out.println(report);
     rm.unregisterApplicationMaster(
-        succeeded ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED, diagnostics, "");
+        failed == 0 ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED,
+        report.toString(), "");
     nm.stop();
     rm.stop();
-    return succeeded;
+    web.stop(0);
+    return failed == 0;
   }
 }
