@@ -171,7 +171,7 @@ const BadSpec bad_specs[] = {
     {"am_unknown_key", "application_master: {vcore: 2}\ntasks: {worker: {command: x}}\n", "application_master.vcore",
      "did you mean \"vcores\"?"},
     {"not_utf8", "name: caf\xe9\ntasks: {worker: {command: x}}\n", "", "is not UTF-8 text (byte 9)", 1, 10},
-    {"utf8_surrogate", "tasks: {worker: {command: \"\xed\xa0\x80\"}}\n", "", "is not UTF-8 text", 1, 27},
+    {"utf8_surrogate", "tasks: {worker: {command: \"\xed\xa0\x80\"}}\n", "", "is not UTF-8 text", 1, 28},
     {"task_not_mapping", "tasks: {worker: python train.py}\n", "tasks.worker", "must be a mapping"},
 };
 
