@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "spindle/core/shorthand.h"
 
 namespace spindle {
@@ -37,7 +39,7 @@ TEST(Shorthand, BuildsTasksFromTheRequirement) {
 }
 
 TEST(Shorthand, TensorboardAndScript) {
-  const auto dir = std::filesystem::temp_directory_path() / "spindle-shorthand";
+  const auto dir = std::filesystem::temp_directory_path() / ("spindle-shorthand-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "mnist.py") << "pass\n";
   auto options = ytf("ps:1,worker:2");

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "spindle/core/spec_parser.h"
 
 namespace spindle {
@@ -27,7 +29,8 @@ void PrintTo(const BadSpec& bad, std::ostream* out) {
 class SpecErrorsTest : public ::testing::TestWithParam<BadSpec> {
  protected:
   static void SetUpTestSuite() {
-    base_ = std::filesystem::temp_directory_path() / "spindle-spec-errors";
+    // ctest runs test cases as parallel processes: each needs its own directory.
+    base_ = std::filesystem::temp_directory_path() / ("spindle-spec-errors-" + std::to_string(::getpid()));
     std::filesystem::remove_all(base_);
     std::filesystem::create_directories(base_ / "folder.tar.gz");
     std::ofstream(base_ / "train.py") << "print('hi')\n";

@@ -1,9 +1,14 @@
 package localyarn;
 
+import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
+import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
+
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +56,13 @@ public final class LocalYarnCluster {
   // a scheduling count here (no cgroups), so they may exceed the machine's cores.
   static final int NODE_VCORES = 32;
   static final int GPUS_ON_GPU_NODE = 2;
+
+  static final List<String> RM_ADDRESS_KEYS = List.of(
+      "yarn.resourcemanager.address",
+      "yarn.resourcemanager.scheduler.address",
+      "yarn.resourcemanager.resource-tracker.address",
+      "yarn.resourcemanager.admin.address",
+      "yarn.resourcemanager.webapp.address");
 
   private final File confDir;
   private final File dataDir;
@@ -112,7 +124,7 @@ public final class LocalYarnCluster {
     labelGpuNode(rm, gpuNode);
 
     Configuration rmConf = rm.getConfig();
-    writeConfigFiles(defaultFs, rmConf, yarnConf);
+    writeConfigFiles(defaultFs, rmConf);
 
     String nnHttp = dfs.getNameNode().getHttpAddress().getHostString() + ":"
         + dfs.getNameNode().getHttpAddress().getPort();
@@ -191,12 +203,20 @@ public final class LocalYarnCluster {
     return s;
   }
 
-  private Configuration yarnConfiguration(String defaultFs) {
+  private Configuration yarnConfiguration(String defaultFs) throws IOException {
     Configuration conf = new YarnConfiguration();
     conf.set("fs.defaultFS", defaultFs); // log aggregation writes to HDFS
     yarnSettings().forEach(conf::set);
     capacitySchedulerSettings().forEach(conf::set);
+    // Read by the RM and NMs in this JVM; clients read it from resource-types.xml.
     conf.set("yarn.resource-types", GPU);
+    // The RM caches its web proxy's host:port, which every tracking URL carries, before its web
+    // server binds: with MiniYARNCluster's port 0 the tracking URLs would say port 0. So the RM
+    // gets free ports picked here (still ephemeral), and MiniYARNCluster is told to keep them.
+    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
+    for (String key : RM_ADDRESS_KEYS) {
+      conf.set(key, freeAddress());
+    }
     // MiniYARNCluster gives each NM this much memory, overriding resource.memory-mb.
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, NODE_MEMORY_MB);
     // Local stores, as file: URIs: a bare path would land on HDFS, the default file system.
@@ -239,8 +259,13 @@ public final class LocalYarnCluster {
     }
   }
 
-  private void writeConfigFiles(String defaultFs, Configuration rmConf, Configuration yarnConf)
-      throws IOException {
+  private static String freeAddress() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return MiniYARNCluster.getHostname() + ":" + socket.getLocalPort();
+    }
+  }
+
+  private void writeConfigFiles(String defaultFs, Configuration rmConf) throws IOException {
     Configuration core = new Configuration(false);
     core.set("fs.defaultFS", defaultFs);
     write(core, "core-site.xml");
@@ -256,9 +281,8 @@ public final class LocalYarnCluster {
     Configuration site = new Configuration(false);
     yarnSettings().forEach(site::set);
     site.set("yarn.resourcemanager.hostname", MiniYARNCluster.getHostname());
-    for (String key : List.of("address", "scheduler.address", "resource-tracker.address",
-        "admin.address", "webapp.address")) {
-      site.set("yarn.resourcemanager." + key, rmConf.get("yarn.resourcemanager." + key));
+    for (String key : RM_ADDRESS_KEYS) {
+      site.set(key, rmConf.get(key));
     }
     // Java AMs (the probe, skein, TonY) find Hadoop's jars here: the cluster's own classpath.
     site.set("yarn.application.classpath",
@@ -266,7 +290,7 @@ public final class LocalYarnCluster {
     write(site, "yarn-site.xml");
 
     Configuration types = new Configuration(false);
-    types.set("yarn.resource-types", yarnConf.get("yarn.resource-types"));
+    types.set("yarn.resource-types", GPU);
     write(types, "resource-types.xml");
 
     Configuration cs = new Configuration(false);
@@ -280,9 +304,7 @@ public final class LocalYarnCluster {
     try (OutputStream out = new FileOutputStream(tmp)) {
       conf.writeXml(out);
     }
-    Files.move(tmp.toPath(), new File(confDir, name).toPath(),
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    Files.move(tmp.toPath(), new File(confDir, name).toPath(), REPLACE_EXISTING, ATOMIC_MOVE);
   }
 
   private void stop() {
