@@ -7,6 +7,7 @@
 #include "cli/exit_codes.h"
 #include "cli/spec_source.h"
 #include "spindle/core/environment.h"
+#include "spindle/core/shell_quote.h"
 
 namespace spindle::cli {
 namespace {
@@ -19,18 +20,6 @@ struct RenderEnvOptions {
   int attempt = 0;
   bool json = false;
 };
-
-std::string shell_quote(const std::string& value) {
-  std::string out = "'";
-  for (char c : value) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
 
 int fail(const std::string& field, const std::string& message, bool json) {
   print_diagnostics({{"command line", 0, 0, field, message}}, json);

@@ -7,6 +7,7 @@
 #include "spec/suggest.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/quantities.h"
+#include "spindle/core/shell_quote.h"
 
 namespace spindle::detail {
 namespace {
@@ -27,23 +28,6 @@ bool is_valid_env_name(std::string_view name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   }
   return true;
-}
-
-std::string shell_quote(const std::string& word) {
-  if (!word.empty() &&
-      word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") ==
-          std::string::npos) {
-    return word;
-  }
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
 }
 
 }  // namespace

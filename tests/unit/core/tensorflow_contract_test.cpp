@@ -11,18 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "spindle/core/environment.h"
+#include "spindle/core/shell_quote.h"
 #include "spindle/core/spec_parser.h"
 
 namespace spindle {
 namespace {
 
 using json = nlohmann::json;
-
-std::string shell_quote(const std::string& value) {
-  std::string out = "'";
-  for (char c : value) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // Runs the checker under `env -i` so that only what we rendered reaches it.
 json tensorflow_view(const Environment& env) {
