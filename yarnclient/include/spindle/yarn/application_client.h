@@ -1,0 +1,45 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spindle/core/result.h"
+#include "spindle/yarn/cluster_types.h"
+#include "spindle/yarn/hadoop_configuration.h"
+#include "spindle/yarn/rpc_options.h"
+
+namespace spindle::yarn {
+
+namespace ipc {
+class RpcClient;
+}
+
+// The client side of YARN's ApplicationClientProtocol: what a user asks the
+// ResourceManager. Every failure comes back as one sentence naming the
+// ResourceManager's address and what to check.
+class ApplicationClient {
+ public:
+  explicit ApplicationClient(RpcOptions options);
+  ~ApplicationClient();
+  ApplicationClient(ApplicationClient&&) noexcept;
+  ApplicationClient& operator=(ApplicationClient&&) noexcept;
+
+  // Options for the ResourceManager(s) a configuration names, as the user
+  // running this process (SIMPLE authentication).
+  static RpcOptions options_for(const HadoopConfiguration& configuration);
+
+  Result<ClusterMetrics> cluster_metrics();
+  Result<std::vector<NodeInfo>> nodes();
+  // One queue, with its children when `recursive`; "root" for the whole tree.
+  Result<QueueInfo> queue(const std::string& name, bool recursive);
+  Result<std::vector<NodeLabelInfo>> node_labels();
+
+ private:
+  template <typename Response, typename Request>
+  Result<Response> ask(std::string_view method, const Request& request);
+
+  std::unique_ptr<ipc::RpcClient> rpc_;
+};
+
+}  // namespace spindle::yarn

@@ -1,0 +1,110 @@
+#include "spindle/yarn/application_client.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "ipc/rpc_client.h"
+#include "yarn/conversions.h"
+#include "yarn_service.pb.h"
+
+namespace spindle::yarn {
+namespace {
+
+constexpr std::string_view protocol_name = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+
+std::string current_user() {
+  // Hadoop's own rule for SIMPLE authentication: HADOOP_USER_NAME, else the OS user.
+  if (const char* user = std::getenv("HADOOP_USER_NAME"); user && *user) return user;
+  if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_name;
+  return "nobody";
+}
+
+std::string addresses_text(const RpcOptions& options) {
+  std::string text;
+  for (const auto& address : options.addresses) text += (text.empty() ? "" : ", ") + address;
+  return text;
+}
+
+}  // namespace
+
+ApplicationClient::ApplicationClient(RpcOptions options)
+    : rpc_(std::make_unique<ipc::RpcClient>(std::string(protocol_name), std::move(options))) {}
+ApplicationClient::~ApplicationClient() = default;
+ApplicationClient::ApplicationClient(ApplicationClient&&) noexcept = default;
+ApplicationClient& ApplicationClient::operator=(ApplicationClient&&) noexcept = default;
+
+RpcOptions ApplicationClient::options_for(const HadoopConfiguration& configuration) {
+  RpcOptions options;
+  for (const auto& id : configuration.resource_manager_ids()) {
+    options.addresses.push_back(configuration.resource_manager_address(RmService::client, id));
+  }
+  options.user = current_user();
+  options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
+  options.call_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.rpc-timeout.ms", 120'000));
+  options.ping_interval = std::chrono::milliseconds(configuration.get_int("ipc.ping.interval", 60'000));
+  // Hadoop's client waits up to 15 minutes for a ResourceManager; a person at a
+  // terminal wants to know within seconds. Two short retries ride out a restart.
+  options.retry = fixed_retries(static_cast<int>(configuration.get_int("spindle.client.connect.retries", 2)),
+                                std::chrono::milliseconds(1'000));
+  return options;
+}
+
+template <typename Response, typename Request>
+Result<Response> ApplicationClient::ask(std::string_view method, const Request& request) {
+  auto answer = rpc_->call_for<Response>(method, request);
+  if (answer) return std::move(*answer);
+  const auto& error = answer.error();
+  const std::string where = addresses_text(rpc_->options());
+  switch (error.kind) {
+    case ipc::RpcError::Kind::unreachable:
+      return make_error("cannot reach the ResourceManager at " + where + " (" + error.message +
+                        "); check that it runs and that yarn.resourcemanager.address in yarn-site.xml names it");
+    case ipc::RpcError::Kind::timed_out:
+      return make_error("the ResourceManager at " + where + " did not answer in time (" + error.message + ")");
+    case ipc::RpcError::Kind::remote:
+      return make_error("the ResourceManager at " + where + " refused " + std::string(method) + ": " + error.message);
+    case ipc::RpcError::Kind::lost:
+    case ipc::RpcError::Kind::protocol: break;
+  }
+  return make_error("talking to the ResourceManager at " + where + " failed: " + error.message +
+                    "; is that address a ResourceManager's client port?");
+}
+
+Result<ClusterMetrics> ApplicationClient::cluster_metrics() {
+  auto response =
+      ask<wire::yarn::GetClusterMetricsResponse>("getClusterMetrics", wire::yarn::GetClusterMetricsRequest{});
+  if (!response) return response.error();
+  return from_proto(response->cluster_metrics());
+}
+
+Result<std::vector<NodeInfo>> ApplicationClient::nodes() {
+  auto response = ask<wire::yarn::GetClusterNodesResponse>("getClusterNodes", wire::yarn::GetClusterNodesRequest{});
+  if (!response) return response.error();
+  std::vector<NodeInfo> nodes;
+  for (const auto& report : response->node_reports()) nodes.push_back(from_proto(report));
+  return nodes;
+}
+
+Result<QueueInfo> ApplicationClient::queue(const std::string& name, bool recursive) {
+  wire::yarn::GetQueueInfoRequest request;
+  request.set_queue_name(name);
+  request.set_include_applications(false);
+  request.set_include_child_queues(recursive);
+  request.set_recursive(recursive);
+  auto response = ask<wire::yarn::GetQueueInfoResponse>("getQueueInfo", request);
+  if (!response) return response.error();
+  return from_proto(response->queue_info());
+}
+
+Result<std::vector<NodeLabelInfo>> ApplicationClient::node_labels() {
+  auto response =
+      ask<wire::yarn::GetClusterNodeLabelsResponse>("getClusterNodeLabels", wire::yarn::GetClusterNodeLabelsRequest{});
+  if (!response) return response.error();
+  std::vector<NodeLabelInfo> labels;
+  for (const auto& label : response->node_labels()) labels.push_back({label.name(), label.is_exclusive()});
+  return labels;
+}
+
+}  // namespace spindle::yarn

@@ -1,0 +1,191 @@
+#include "ipc/digest_md5.h"
+
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <array>
+
+namespace spindle::yarn::ipc {
+namespace {
+
+std::string md5_raw(std::string_view data) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_md5(), nullptr);
+  return std::string(reinterpret_cast<const char*>(digest.data()), length);
+}
+
+std::string to_hex(std::string_view bytes) {
+  constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(digits[c >> 4]);
+    out.push_back(digits[c & 0x0F]);
+  }
+  return out;
+}
+
+void skip_spaces(std::string_view& text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == ',')) text.remove_prefix(1);
+}
+
+// One key=value pair of a challenge, the value quoted or not.
+Result<std::pair<std::string, std::string>> take_pair(std::string_view& text) {
+  const auto equals = text.find('=');
+  if (equals == std::string_view::npos || equals == 0) return make_error("a DIGEST-MD5 challenge item has no key=");
+  std::string key(text.substr(0, equals));
+  while (!key.empty() && key.back() == ' ') key.pop_back();
+  text.remove_prefix(equals + 1);
+  std::string value;
+  if (!text.empty() && text.front() == '"') {
+    text.remove_prefix(1);
+    bool closed = false;
+    while (!text.empty()) {
+      const char c = text.front();
+      text.remove_prefix(1);
+      if (c == '\\' && !text.empty()) {
+        value.push_back(text.front());
+        text.remove_prefix(1);
+      } else if (c == '"') {
+        closed = true;
+        break;
+      } else {
+        value.push_back(c);
+      }
+    }
+    if (!closed) return make_error("a DIGEST-MD5 challenge has an unterminated quoted value for " + key);
+  } else {
+    const auto comma = text.find(',');
+    value = std::string(text.substr(0, comma));
+    text.remove_prefix(comma == std::string_view::npos ? text.size() : comma);
+  }
+  return std::pair{key, value};
+}
+
+std::vector<std::string> split_list(const std::string& value) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const auto comma = std::min(value.find(',', start), value.size());
+    std::string item = value.substr(start, comma - start);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) items.push_back(item);
+    start = comma + 1;
+  }
+  return items;
+}
+
+std::string quote(const std::string& value) {
+  std::string out = "\"";
+  for (char c : value) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string md5_hex(std::string_view data) {
+  return to_hex(md5_raw(data));
+}
+
+std::string base64(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3), '\0');
+  const int written =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                      reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+  out.resize(static_cast<std::size_t>(written));
+  return out;
+}
+
+std::string random_cnonce() {
+  std::array<unsigned char, 24> bytes{};
+  RAND_bytes(bytes.data(), static_cast<int>(bytes.size()));
+  return base64(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+Result<DigestChallenge> parse_digest_challenge(std::string_view text) {
+  DigestChallenge challenge;
+  bool has_algorithm = false;
+  skip_spaces(text);
+  while (!text.empty()) {
+    auto pair = take_pair(text);
+    if (!pair) return pair.error();
+    auto& [key, value] = *pair;
+    if (key == "realm") {
+      challenge.realms.push_back(value);
+    } else if (key == "nonce") {
+      if (!challenge.nonce.empty()) return make_error("a DIGEST-MD5 challenge names two nonces");
+      challenge.nonce = value;
+    } else if (key == "qop") {
+      challenge.qop = split_list(value);
+    } else if (key == "charset") {
+      challenge.utf8 = value == "utf-8";
+    } else if (key == "algorithm") {
+      has_algorithm = true;
+      challenge.algorithm = value;
+    }
+    skip_spaces(text);
+  }
+  if (challenge.nonce.empty()) return make_error("the DIGEST-MD5 challenge has no nonce");
+  if (!has_algorithm || challenge.algorithm != "md5-sess") {
+    return make_error("the DIGEST-MD5 challenge does not offer algorithm=md5-sess");
+  }
+  if (challenge.qop.empty()) challenge.qop.push_back("auth");
+  return challenge;
+}
+
+DigestMd5Client::DigestMd5Client(std::string username, std::string password, std::string service, std::string host,
+                                 std::function<std::string()> make_cnonce)
+    : username_(std::move(username)),
+      password_(std::move(password)),
+      digest_uri_(service + "/" + host),
+      make_cnonce_(std::move(make_cnonce)) {}
+
+Result<std::string> DigestMd5Client::respond(std::string_view text) {
+  auto challenge = parse_digest_challenge(text);
+  if (!challenge) return challenge.error();
+  bool offers_auth = false;
+  for (const auto& qop : challenge->qop) offers_auth = offers_auth || qop == "auth";
+  if (!offers_auth) {
+    return make_error(
+        "the server requires SASL integrity or privacy (hadoop.rpc.protection above authentication), "
+        "which Spindle does not support yet");
+  }
+  realm_ = challenge->realms.empty() ? "" : challenge->realms.front();
+  nonce_ = challenge->nonce;
+  cnonce_ = make_cnonce_();
+  const std::string nc = "00000001";
+  const std::string a1 = md5_raw(username_ + ":" + realm_ + ":" + password_) + ":" + nonce_ + ":" + cnonce_;
+  const std::string ha1 = md5_hex(a1);
+  const std::string response =
+      md5_hex(ha1 + ":" + nonce_ + ":" + nc + ":" + cnonce_ + ":auth:" + md5_hex("AUTHENTICATE:" + digest_uri_));
+  expected_rspauth_ = md5_hex(ha1 + ":" + nonce_ + ":" + nc + ":" + cnonce_ + ":auth:" + md5_hex(":" + digest_uri_));
+  std::string out;
+  if (challenge->utf8) out += "charset=utf-8,";
+  out += "username=" + quote(username_);
+  if (!challenge->realms.empty()) out += ",realm=" + quote(realm_);
+  out += ",nonce=" + quote(nonce_) + ",nc=" + nc + ",cnonce=" + quote(cnonce_) + ",digest-uri=" + quote(digest_uri_) +
+         ",maxbuf=65536,response=" + response + ",qop=auth";
+  return out;
+}
+
+Result<void> DigestMd5Client::verify_server(std::string_view final_message) const {
+  std::string_view text = final_message;
+  skip_spaces(text);
+  while (!text.empty()) {
+    auto pair = take_pair(text);
+    if (!pair) return pair.error();
+    if (pair->first == "rspauth") {
+      if (pair->second == expected_rspauth_) return {};
+      return make_error("the server's DIGEST-MD5 proof does not match; it does not know the token's password");
+    }
+    skip_spaces(text);
+  }
+  return make_error("the server's last DIGEST-MD5 message has no rspauth");
+}
+
+}  // namespace spindle::yarn::ipc

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+
+namespace spindle::yarn::ipc {
+
+// Why a call did not return a response.
+struct RpcError {
+  enum class Kind {
+    unreachable,  // no connection could be made
+    lost,         // the connection broke before the answer came
+    timed_out,    // no answer in time
+    remote,       // the server answered with an exception
+    protocol,     // the server sent something no Hadoop server sends
+  };
+  RpcError() = default;
+  RpcError(Kind kind_of_error, std::string text, std::string java_class = {})
+      : kind(kind_of_error), message(std::move(text)), exception_class(std::move(java_class)) {}
+
+  Kind kind = Kind::protocol;
+  std::string message;          // one sentence for a person
+  std::string exception_class;  // for remote errors: the Java exception's class
+};
+
+}  // namespace spindle::yarn::ipc
