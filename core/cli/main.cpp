@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/cluster_command.h"
 #include "cli/exit_codes.h"
 #include "cli/render_env_command.h"
 #include "cli/validate_command.h"
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   int exit_code = spindle::cli::exit_done;
   spindle::cli::add_validate_command(app, exit_code);
   spindle::cli::add_render_env_command(app, exit_code);
+  spindle::cli::add_cluster_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

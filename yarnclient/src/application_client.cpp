@@ -95,7 +95,22 @@ Result<QueueInfo> ApplicationClient::queue(const std::string& name, bool recursi
   request.set_recursive(recursive);
   auto response = ask<wire::yarn::GetQueueInfoResponse>("getQueueInfo", request);
   if (!response) return response.error();
-  return from_proto(response->queue_info());
+  if (!response->queue_info().queue_name().empty()) return from_proto(response->queue_info());
+  // The ResourceManager answers an unknown queue with an empty record.
+  std::string known;
+  if (name != "root") {
+    if (auto root = queue("root", true)) {
+      std::vector<const QueueInfo*> stack{&*root};
+      while (!stack.empty()) {
+        const QueueInfo* current = stack.back();
+        stack.pop_back();
+        if (current->children.empty()) known += (known.empty() ? "" : ", ") + current->name;
+        for (const auto& child : current->children) stack.push_back(&child);
+      }
+    }
+  }
+  return make_error("the cluster has no queue \"" + name + "\"" +
+                    (known.empty() ? std::string() : "; its queues are " + known));
 }
 
 Result<std::vector<NodeLabelInfo>> ApplicationClient::node_labels() {

@@ -72,12 +72,19 @@ public final class Probe {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    if (args[0].equals("run")) {
-      probe.command = String.join(" ", List.of(args).subList(Math.min(i + 1, args.length), args.length));
-      System.exit(probe.submit() ? 0 : 1);
-    } else {
-      System.exit(probe.runAppMaster() ? 0 : 1);
+    boolean ok = false;
+    try {
+      if (args[0].equals("run")) {
+        probe.command = String.join(" ", List.of(args).subList(Math.min(i + 1, args.length), args.length));
+        ok = probe.submit();
+      } else {
+        ok = probe.runAppMaster();
+      }
+    } catch (Throwable t) {
+      t.printStackTrace();
     }
+    // Explicitly: the AM's web server thread would otherwise keep a failed AM alive.
+    System.exit(ok ? 0 : 1);
   }
 
   /** Client side: submit, wait, report. */

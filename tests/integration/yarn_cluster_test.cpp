@@ -1,0 +1,151 @@
+// The YARN client against Hadoop's own ResourceManager of tests/yarn-cluster.
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "spindle/yarn/application_client.h"
+
+namespace spindle::yarn {
+namespace {
+
+ApplicationClient connect() {
+  auto configuration = HadoopConfiguration::from_environment();
+  EXPECT_TRUE(configuration.ok()) << configuration.error().message;
+  return ApplicationClient(ApplicationClient::options_for(*configuration));
+}
+
+std::int64_t gpus(const Resources& resources) {
+  auto found = resources.others.find("yarn.io/gpu");
+  return found == resources.others.end() ? 0 : found->second;
+}
+
+TEST(LocalYarn, HasTwoActiveNodeManagers) {
+  auto metrics = connect().cluster_metrics();
+  ASSERT_TRUE(metrics.ok()) << metrics.error().message;
+  EXPECT_EQ(metrics->active, 2);
+  EXPECT_EQ(metrics->lost, 0);
+}
+
+TEST(LocalYarn, OneNodeCarriesTheGpuLabelAndTwoGpus) {
+  auto nodes = connect().nodes();
+  ASSERT_TRUE(nodes.ok()) << nodes.error().message;
+  ASSERT_EQ(nodes->size(), 2u);
+  int labelled = 0;
+  for (const auto& node : *nodes) {
+    EXPECT_EQ(node.state, "RUNNING");
+    EXPECT_GT(node.capability.memory_mib, 0);
+    EXPECT_GT(node.capability.vcores, 0);
+    const bool gpu_node = std::find(node.labels.begin(), node.labels.end(), "gpu") != node.labels.end();
+    labelled += gpu_node ? 1 : 0;
+    EXPECT_EQ(gpus(node.capability), gpu_node ? 2 : 0) << node.id;
+  }
+  EXPECT_EQ(labelled, 1);
+}
+
+TEST(LocalYarn, OnlyMlGpuReachesTheGpuLabel) {
+  auto root = connect().queue("root", true);
+  ASSERT_TRUE(root.ok()) << root.error().message;
+  std::map<std::string, std::vector<std::string>> labels;
+  for (const auto& child : root->children) labels[child.name] = child.accessible_labels;
+  ASSERT_TRUE(labels.contains("default"));
+  ASSERT_TRUE(labels.contains("ml-gpu"));
+  EXPECT_NE(std::find(labels["ml-gpu"].begin(), labels["ml-gpu"].end(), "gpu"), labels["ml-gpu"].end());
+  EXPECT_EQ(std::find(labels["default"].begin(), labels["default"].end(), "gpu"), labels["default"].end());
+}
+
+TEST(LocalYarn, ExclusiveGpuLabel) {
+  auto labels = connect().node_labels();
+  ASSERT_TRUE(labels.ok()) << labels.error().message;
+  ASSERT_EQ(labels->size(), 1u);
+  EXPECT_EQ(labels->front().name, "gpu");
+  EXPECT_TRUE(labels->front().exclusive);
+}
+
+TEST(LocalYarn, UnknownQueueIsOneSentence) {
+  auto queue = connect().queue("nightly", false);
+  ASSERT_FALSE(queue.ok());
+  EXPECT_NE(queue.error().message.find("the cluster has no queue \"nightly\"; its queues are "), std::string::npos)
+      << queue.error().message;
+}
+
+TEST(LocalYarn, ManyCallsInFlightOnOneConnection) {
+  auto client = connect();
+  std::vector<std::thread> threads;
+  std::atomic<int> answered = 0;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 25; ++i) {
+        if (client.cluster_metrics().ok()) ++answered;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(answered.load(), 200);
+}
+
+std::pair<int, std::string> spindle(const std::string& arguments) {
+  FILE* pipe = popen((std::string(SPINDLE_CLI_PATH) + " " + arguments + " 2>&1").c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST(LocalYarn, ClusterInfoJson) {
+  auto [code, out] = spindle("cluster info --json");
+  ASSERT_EQ(code, 0) << out;
+  const auto info = nlohmann::json::parse(out);
+  EXPECT_EQ(info["node_managers"]["active"], 2);
+  EXPECT_EQ(info["capacity"]["yarn.io/gpu"], 2);
+  EXPECT_EQ(info["node_labels"][0]["name"], "gpu");
+  auto queues = info["queues"].get<std::vector<std::string>>();
+  std::sort(queues.begin(), queues.end());
+  EXPECT_EQ(queues, (std::vector<std::string>{"default", "ml-gpu"}));
+}
+
+TEST(LocalYarn, ClusterCommandsPrintTables) {
+  for (const char* command : {"cluster nodes", "cluster queues", "cluster labels"}) {
+    auto [code, out] = spindle(command);
+    EXPECT_EQ(code, 0) << command << ": " << out;
+    EXPECT_NE(out.find("gpu"), std::string::npos) << command << ": " << out;
+  }
+}
+
+TEST(LocalYarn, DownResourceManagerIsExitThreeWithTheAddress) {
+  const std::string conf = ::testing::TempDir() + "/down-rm-" + std::to_string(::getpid());
+  std::filesystem::create_directories(conf);
+  std::ofstream(conf + "/yarn-site.xml")
+      << "<configuration><property><name>yarn.resourcemanager.address</name><value>127.0.0.1:9</value>"
+         "</property></configuration>";
+  auto [code, out] = spindle("cluster nodes");  // the fixture's cluster answers
+  EXPECT_EQ(code, 0);
+  std::tie(code, out) = [&] {
+    const std::string command = "env HADOOP_CONF_DIR=" + conf + " " + SPINDLE_CLI_PATH + " cluster nodes 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string text;
+    std::array<char, 4096> buffer{};
+    std::size_t n = 0;
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
+    const int status = pclose(pipe);
+    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+  }();
+  EXPECT_EQ(code, 3);
+  EXPECT_NE(out.find("cannot reach the ResourceManager at 127.0.0.1:9"), std::string::npos) << out;
+  std::filesystem::remove_all(conf);
+}
+
+}  // namespace
+}  // namespace spindle::yarn
