@@ -7,6 +7,7 @@
 
 #include "ipc/rpc_client.h"
 #include "yarn/conversions.h"
+#include "yarn/ids.h"
 #include "yarn_service.pb.h"
 
 namespace spindle::yarn {
@@ -120,6 +121,69 @@ Result<std::vector<NodeLabelInfo>> ApplicationClient::node_labels() {
   std::vector<NodeLabelInfo> labels;
   for (const auto& label : response->node_labels()) labels.push_back({label.name(), label.is_exclusive()});
   return labels;
+}
+
+Result<NewApplication> ApplicationClient::new_application() {
+  auto response =
+      ask<wire::yarn::GetNewApplicationResponse>("getNewApplication", wire::yarn::GetNewApplicationRequest{});
+  if (!response) return response.error();
+  return NewApplication{from_proto(response->application_id()), from_proto(response->maximum_capability())};
+}
+
+Result<void> ApplicationClient::submit(const SubmissionRequest& request) {
+  wire::yarn::SubmitApplicationRequest message;
+  auto* context = message.mutable_application_submission_context();
+  *context->mutable_application_id() = to_proto(request.id);
+  context->set_application_name(request.name);
+  context->set_queue(request.queue);
+  context->mutable_priority()->set_priority(request.priority);
+  *context->mutable_am_container_spec() = to_proto(request.am);
+  context->set_max_app_attempts(request.max_attempts);
+  *context->mutable_resource() = to_proto(request.am_resources);
+  context->set_application_type(request.type);
+  context->set_keep_containers_across_application_attempts(request.keep_containers_across_attempts);
+  for (const auto& tag : request.tags) context->add_application_tags(tag);
+  if (!request.am_node_label.empty()) context->set_node_label_expression(request.am_node_label);
+  auto response = ask<wire::yarn::SubmitApplicationResponse>("submitApplication", message);
+  if (!response) return response.error();
+  return {};
+}
+
+Result<ApplicationReport> ApplicationClient::report(const ApplicationId& id) {
+  wire::yarn::GetApplicationReportRequest request;
+  *request.mutable_application_id() = to_proto(id);
+  auto response = ask<wire::yarn::GetApplicationReportResponse>("getApplicationReport", request);
+  if (!response) return response.error();
+  return from_proto(response->application_report());
+}
+
+Result<bool> ApplicationClient::kill(const ApplicationId& id, const std::string& diagnostics) {
+  wire::yarn::KillApplicationRequest request;
+  *request.mutable_application_id() = to_proto(id);
+  request.set_diagnostics(diagnostics);
+  auto response = ask<wire::yarn::KillApplicationResponse>("forceKillApplication", request);
+  if (!response) return response.error();
+  return response->is_kill_completed();
+}
+
+Result<std::vector<ApplicationReport>> ApplicationClient::applications(const std::string& type,
+                                                                       const std::vector<std::string>& states) {
+  static const std::map<std::string, wire::yarn::YarnApplicationState> by_name{
+      {"NEW", wire::yarn::NEW},           {"NEW_SAVING", wire::yarn::NEW_SAVING}, {"SUBMITTED", wire::yarn::SUBMITTED},
+      {"ACCEPTED", wire::yarn::ACCEPTED}, {"RUNNING", wire::yarn::RUNNING},       {"FINISHED", wire::yarn::FINISHED},
+      {"FAILED", wire::yarn::FAILED},     {"KILLED", wire::yarn::KILLED}};
+  wire::yarn::GetApplicationsRequest request;
+  if (!type.empty()) request.add_application_types(type);
+  for (const auto& state : states) {
+    auto found = by_name.find(state);
+    if (found == by_name.end()) return make_error("\"" + state + "\" is not a YARN application state");
+    request.add_application_states(found->second);
+  }
+  auto response = ask<wire::yarn::GetApplicationsResponse>("getApplications", request);
+  if (!response) return response.error();
+  std::vector<ApplicationReport> reports;
+  for (const auto& report : response->applications()) reports.push_back(from_proto(report));
+  return reports;
 }
 
 }  // namespace spindle::yarn

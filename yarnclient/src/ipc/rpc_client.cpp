@@ -49,6 +49,11 @@ Result<std::pair<std::string, std::uint16_t>> split_address(const std::string& a
 RpcClient::RpcClient(std::string protocol, RpcOptions options)
     : protocol_(std::move(protocol)), options_(std::move(options)), client_id_(random_client_id()) {}
 
+void RpcClient::replace_token(Token token) {
+  std::lock_guard lock(mutex_);
+  options_.token = std::move(token);
+}
+
 Result<std::shared_ptr<RpcConnection>, RpcError> RpcClient::connection() {
   std::lock_guard lock(mutex_);
   if (connection_ && !connection_->broken()) return connection_;

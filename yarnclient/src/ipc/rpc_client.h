@@ -33,6 +33,9 @@ class RpcClient {
   }
 
   const RpcOptions& options() const { return options_; }
+  // A new token for connections made from now on (an AMRM token after the
+  // ResourceManager rolled its key); the open connection stays as it is.
+  void replace_token(Token token);
 
  private:
   Result<std::shared_ptr<RpcConnection>, RpcError> connection();

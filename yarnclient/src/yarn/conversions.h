@@ -1,7 +1,9 @@
 #pragma once
 
+#include "spindle/yarn/application_types.h"
 #include "spindle/yarn/cluster_types.h"
 #include "yarn_records.pb.h"
+#include "yarn_service.pb.h"
 
 namespace spindle::yarn {
 
@@ -10,5 +12,15 @@ Resources from_proto(const wire::yarn::Resource& resource);
 ClusterMetrics from_proto(const wire::yarn::YarnClusterMetrics& metrics);
 NodeInfo from_proto(const wire::yarn::NodeReport& report);
 QueueInfo from_proto(const wire::yarn::QueueInfo& queue);
+ApplicationReport from_proto(const wire::yarn::ApplicationReport& report);
+AllocatedContainer from_proto(const wire::yarn::Container& container);
+CompletedContainer from_proto(const wire::yarn::ContainerStatus& status);
+Token from_proto(const wire::hadoop::Token& token);
+
+wire::yarn::Resource to_proto(const Resources& resources);
+wire::yarn::ContainerLaunchContext to_proto(const LaunchContext& context);
+wire::hadoop::Token to_proto(const Token& token);
+// "hdfs://nn:8020/a/b" -> {scheme, host, port, file}
+wire::yarn::Url url_to_proto(const std::string& url);
 
 }  // namespace spindle::yarn

@@ -25,11 +25,13 @@ class [[nodiscard]] Result {
 
   T& value() & { return std::get<0>(state_); }
   const T& value() const& { return std::get<0>(state_); }
-  T&& value() && { return std::get<0>(std::move(state_)); }
+  // By value from a temporary, so `for (auto& x : *f())` does not dangle.
+  T value() && { return std::get<0>(std::move(state_)); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
+  T operator*() && { return std::move(*this).value(); }
 
   const E& error() const { return std::get<1>(state_); }
   E&& take_error() { return std::get<1>(std::move(state_)); }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "spindle/core/result.h"
+#include "spindle/yarn/application_types.h"
 #include "spindle/yarn/cluster_types.h"
 #include "spindle/yarn/hadoop_configuration.h"
 #include "spindle/yarn/rpc_options.h"
@@ -34,6 +35,16 @@ class ApplicationClient {
   // One queue, with its children when `recursive`; "root" for the whole tree.
   Result<QueueInfo> queue(const std::string& name, bool recursive);
   Result<std::vector<NodeLabelInfo>> node_labels();
+
+  // An application id and the cluster's maximum allocation.
+  Result<NewApplication> new_application();
+  // Hands the application to the scheduler; the answer comes before it runs.
+  Result<void> submit(const SubmissionRequest& request);
+  Result<ApplicationReport> report(const ApplicationId& id);
+  // Asks the ResourceManager to kill; true once the kill is complete.
+  Result<bool> kill(const ApplicationId& id, const std::string& diagnostics);
+  // Applications of a type (e.g. "SPINDLE"), all states when `states` is empty.
+  Result<std::vector<ApplicationReport>> applications(const std::string& type, const std::vector<std::string>& states);
 
  private:
   template <typename Response, typename Request>
