@@ -15,13 +15,6 @@ namespace {
 
 constexpr std::string_view protocol_name = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
 
-std::string current_user() {
-  // Hadoop's own rule for SIMPLE authentication: HADOOP_USER_NAME, else the OS user.
-  if (const char* user = std::getenv("HADOOP_USER_NAME"); user && *user) return user;
-  if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_name;
-  return "nobody";
-}
-
 std::string addresses_text(const RpcOptions& options) {
   std::string text;
   for (const auto& address : options.addresses) text += (text.empty() ? "" : ", ") + address;
@@ -41,7 +34,7 @@ RpcOptions ApplicationClient::options_for(const HadoopConfiguration& configurati
   for (const auto& id : configuration.resource_manager_ids()) {
     options.addresses.push_back(configuration.resource_manager_address(RmService::client, id));
   }
-  options.user = current_user();
+  options.user = hadoop_user_name();
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   options.call_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.rpc-timeout.ms", 120'000));
   options.ping_interval = std::chrono::milliseconds(configuration.get_int("ipc.ping.interval", 60'000));

@@ -1,5 +1,8 @@
 #include "spindle/yarn/hadoop_configuration.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 #include <cstdlib>
@@ -226,6 +229,12 @@ std::string HadoopConfiguration::resource_manager_address(RmService service, con
     if (auto host = get("yarn.resourcemanager.hostname." + rm_id)) return *host + ":" + std::string(key.default_port);
   }
   return get_or(key.address_key, "0.0.0.0:" + std::string(key.default_port));
+}
+
+std::string hadoop_user_name() {
+  if (const char* user = std::getenv("HADOOP_USER_NAME"); user && *user) return user;
+  if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_name;
+  return "nobody";
 }
 
 }  // namespace spindle::yarn

@@ -57,4 +57,8 @@ class HadoopConfiguration {
   std::vector<std::string> sources_;
 };
 
+// Who this process is to Hadoop under SIMPLE authentication: HADOOP_USER_NAME,
+// else the operating system's user.
+std::string hadoop_user_name();
+
 }  // namespace spindle::yarn

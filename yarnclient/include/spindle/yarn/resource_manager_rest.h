@@ -1,0 +1,47 @@
+#pragma once
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "spindle/core/result.h"
+#include "spindle/yarn/hadoop_configuration.h"
+
+namespace spindle::yarn {
+
+// The ResourceManager's REST API (/ws/v1/cluster) and the NodeManagers'
+// container logs, for what the RPC protocols do not tell: scheduler details,
+// attempts' containers, logs. Answers are the JSON the servers send.
+class ResourceManagerRest {
+ public:
+  struct Options {
+    std::vector<std::string> web_addresses;  // host:port of each ResourceManager's web server (HA: all)
+    std::string user;
+    std::chrono::milliseconds connect_timeout{20'000};
+    std::chrono::milliseconds timeout{60'000};
+  };
+
+  explicit ResourceManagerRest(Options options) : options_(std::move(options)) {}
+  static ResourceManagerRest from_configuration(const HadoopConfiguration& configuration);
+
+  Result<nlohmann::json> cluster_info();
+  Result<nlohmann::json> applications(const std::string& type = "");
+  Result<nlohmann::json> application(const std::string& application_id);
+  Result<nlohmann::json> attempts(const std::string& application_id);
+  Result<nlohmann::json> containers(const std::string& application_id, const std::string& attempt_id);
+  Result<nlohmann::json> nodes();
+  Result<nlohmann::json> scheduler();
+  Result<nlohmann::json> node_labels();
+
+  // A running container's log file (stdout, stderr, ...) from its NodeManager's web server.
+  Result<std::string> container_log(const std::string& node_http_address, const std::string& container_id,
+                                    const std::string& file, std::size_t limit = 16 * 1024 * 1024);
+
+ private:
+  Result<nlohmann::json> get(const std::string& path);
+
+  Options options_;
+};
+
+}  // namespace spindle::yarn

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spindle/core/result.h"
+#include "spindle/yarn/hadoop_configuration.h"
+
+namespace spindle::yarn {
+
+namespace http {
+struct Request;
+}
+
+struct HdfsFileStatus {
+  std::string name;  // last path component; empty for the path asked about itself
+  bool directory = false;
+  std::int64_t length = 0;
+  std::int64_t modification_time = 0;  // ms since the epoch
+  std::string owner;
+  std::string group;
+  std::string permission;  // octal, e.g. "755"
+  int replication = 0;
+};
+
+using TransferProgress = std::function<void(std::int64_t done, std::int64_t total)>;
+
+// HDFS through the NameNode's WebHDFS REST API. Files stream in pieces in
+// both directions, so their size does not matter to memory.
+class WebHdfs {
+ public:
+  struct Options {
+    std::string namenode_http;  // host:port of the NameNode's HTTP server
+    std::string default_fs;     // hdfs://host:port, for the URIs YARN needs
+    std::string user;           // SIMPLE authentication (user.name)
+    std::chrono::milliseconds connect_timeout{20'000};
+  };
+
+  explicit WebHdfs(Options options) : options_(std::move(options)) {}
+  // From fs.defaultFS and dfs.namenode.http-address.
+  static Result<WebHdfs> from_configuration(const HadoopConfiguration& configuration);
+
+  Result<void> mkdirs(const std::string& path, const std::string& permission = "755");
+  Result<HdfsFileStatus> status(const std::string& path);
+  Result<bool> exists(const std::string& path);
+  Result<std::vector<HdfsFileStatus>> list(const std::string& path);
+  Result<bool> remove(const std::string& path, bool recursive);
+  Result<bool> rename(const std::string& from, const std::string& to);
+
+  // Writes a file from a source that fills up to `size` bytes per call (0 ends).
+  Result<void> write(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
+                     std::int64_t length, bool overwrite, TransferProgress progress = {});
+  Result<void> write(const std::string& path, std::string_view data, bool overwrite);
+  Result<void> upload(const std::filesystem::path& local, const std::string& path, bool overwrite,
+                      TransferProgress progress = {});
+
+  // Reads a file into a sink, piece by piece; the sink returns false to stop.
+  Result<void> read(const std::string& path, std::function<bool(std::string_view)> sink,
+                    TransferProgress progress = {});
+  Result<std::string> read_all(const std::string& path, std::size_t limit = 64 * 1024 * 1024);
+
+  // hdfs://host:port/path, as YARN's local resources name files.
+  std::string uri(const std::string& path) const;
+  const Options& options() const { return options_; }
+
+ private:
+  std::string url(const std::string& path, const std::string& operation, const std::string& extra = "") const;
+  http::Request new_request(std::string method, std::string target) const;
+
+  Options options_;
+};
+
+}  // namespace spindle::yarn

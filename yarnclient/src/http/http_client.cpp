@@ -1,0 +1,165 @@
+#include "http/http_client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+
+namespace spindle::yarn::http {
+namespace {
+
+void initialize_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct Transfer {
+  CURL* curl = nullptr;
+  const Request* request = nullptr;
+  Response* response = nullptr;
+  std::size_t body_offset = 0;
+  bool stopped_by_writer = false;
+};
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  std::string_view line(data, size * count);
+  if (line.starts_with("HTTP/")) transfer->response->headers.clear();  // a new response after a redirect or 100
+  const auto colon = line.find(':');
+  if (colon != std::string_view::npos) {
+    std::string name(line.substr(0, colon));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) {
+      value.remove_suffix(1);
+    }
+    transfer->response->headers[name] = std::string(value);
+  }
+  return size * count;
+}
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  const std::string_view chunk(data, size * count);
+  long status = 0;
+  curl_easy_getinfo(transfer->curl, CURLINFO_RESPONSE_CODE, &status);
+  // Error bodies (Hadoop's JSON exceptions) are kept for the message, not streamed.
+  if (transfer->request->write && status < 300) {
+    if (!transfer->request->write(chunk)) {
+      transfer->stopped_by_writer = true;
+      return 0;
+    }
+    return chunk.size();
+  }
+  transfer->response->body.append(chunk);
+  return chunk.size();
+}
+
+std::size_t on_read(char* buffer, std::size_t size, std::size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  const std::size_t room = size * count;
+  if (transfer->request->read) return transfer->request->read(buffer, room);
+  const std::string& body = *transfer->request->body;
+  const std::size_t n = std::min(room, body.size() - transfer->body_offset);
+  std::copy_n(body.data() + transfer->body_offset, n, buffer);
+  transfer->body_offset += n;
+  return n;
+}
+
+int on_progress(void* user, curl_off_t download_total, curl_off_t downloaded, curl_off_t upload_total,
+                curl_off_t uploaded) {
+  auto* transfer = static_cast<Transfer*>(user);
+  if (transfer->request->progress) {
+    if (upload_total > 0) {
+      transfer->request->progress(uploaded, upload_total);
+    } else {
+      transfer->request->progress(downloaded, download_total);
+    }
+  }
+  return 0;
+}
+
+struct EasyDeleter {
+  void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
+};
+struct ListDeleter {
+  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+};
+
+}  // namespace
+
+std::string escape(std::string_view text) {
+  constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 0x0F]);
+    }
+  }
+  return out;
+}
+
+Result<Response> perform(const Request& request) {
+  initialize_once();
+  std::unique_ptr<CURL, EasyDeleter> handle(curl_easy_init());
+  if (!handle) return make_error("could not start an HTTP transfer (libcurl failed to initialize)");
+  CURL* curl = handle.get();
+  Response response;
+  Transfer transfer{curl, &request, &response, 0, false};
+  std::unique_ptr<curl_slist, ListDeleter> headers;
+  for (const auto& [name, value] : request.headers) {
+    headers.reset(curl_slist_append(headers.release(), (name + ": " + value).c_str()));
+  }
+  // A body of unknown length would otherwise wait for "100 Continue".
+  headers.reset(curl_slist_append(headers.release(), "Expect:"));
+  curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.connect_timeout.count()));
+  if (request.timeout.count() > 0)
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, request.follow_redirects ? 1L : 0L);
+  curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+  if (request.progress) {
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  }
+  const bool has_body = request.body.has_value() || static_cast<bool>(request.read);
+  if (request.method == "GET") {
+    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+  } else if (request.method == "HEAD") {
+    curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+  } else if (has_body) {
+    curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
+    curl_easy_setopt(curl, CURLOPT_READDATA, &transfer);
+    const auto size = request.body ? static_cast<curl_off_t>(request.body->size()) : request.body_size;
+    if (size >= 0) curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, size);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  } else {
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    if (request.method == "PUT" || request.method == "POST") {
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
+    }
+  }
+  const CURLcode code = curl_easy_perform(curl);
+  if (code != CURLE_OK && !(transfer.stopped_by_writer && code == CURLE_WRITE_ERROR)) {
+    return make_error(request.method + " " + request.url + " failed: " + curl_easy_strerror(code));
+  }
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+  return response;
+}
+
+}  // namespace spindle::yarn::http

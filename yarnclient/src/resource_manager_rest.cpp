@@ -1,0 +1,111 @@
+#include "spindle/yarn/resource_manager_rest.h"
+
+#include "http/http_client.h"
+
+namespace spindle::yarn {
+
+ResourceManagerRest ResourceManagerRest::from_configuration(const HadoopConfiguration& configuration) {
+  Options options;
+  for (const auto& id : configuration.resource_manager_ids()) {
+    options.web_addresses.push_back(configuration.resource_manager_address(RmService::webapp, id));
+  }
+  options.user = hadoop_user_name();
+  options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
+  return ResourceManagerRest(std::move(options));
+}
+
+Result<nlohmann::json> ResourceManagerRest::get(const std::string& path) {
+  std::string problems;
+  for (const auto& address : options_.web_addresses) {
+    http::Request request;
+    request.url = "http://" + address + path + (path.find('?') == std::string::npos ? "?" : "&") +
+                  "user.name=" + http::escape(options_.user);
+    request.headers.emplace_back("Accept", "application/json");
+    request.connect_timeout = options_.connect_timeout;
+    request.timeout = options_.timeout;
+    request.follow_redirects = true;  // a standby ResourceManager redirects to the active one
+    auto response = http::perform(request);
+    if (!response) {
+      problems += (problems.empty() ? "" : "; ") + response.error().message;
+      continue;
+    }
+    if (response->status >= 300) {
+      auto body = nlohmann::json::parse(response->body, nullptr, false);
+      std::string message = "HTTP " + std::to_string(response->status);
+      if (!body.is_discarded() && body.contains("RemoteException")) {
+        message = body["RemoteException"].value("message", message);
+      }
+      return make_error("the ResourceManager at " + address + " answered " + path + " with " + message);
+    }
+    auto parsed = nlohmann::json::parse(response->body, nullptr, false);
+    if (parsed.is_discarded()) {
+      return make_error("the ResourceManager at " + address + " answered " + path + " with something not JSON");
+    }
+    return parsed;
+  }
+  return make_error("cannot reach the ResourceManager's web server (" + problems +
+                    "); check yarn.resourcemanager.webapp.address in yarn-site.xml");
+}
+
+Result<nlohmann::json> ResourceManagerRest::cluster_info() {
+  return get("/ws/v1/cluster/info");
+}
+
+Result<nlohmann::json> ResourceManagerRest::applications(const std::string& type) {
+  return get("/ws/v1/cluster/apps" + (type.empty() ? std::string() : "?applicationTypes=" + http::escape(type)));
+}
+
+Result<nlohmann::json> ResourceManagerRest::application(const std::string& application_id) {
+  return get("/ws/v1/cluster/apps/" + http::escape(application_id));
+}
+
+Result<nlohmann::json> ResourceManagerRest::attempts(const std::string& application_id) {
+  return get("/ws/v1/cluster/apps/" + http::escape(application_id) + "/appattempts");
+}
+
+Result<nlohmann::json> ResourceManagerRest::containers(const std::string& application_id,
+                                                       const std::string& attempt_id) {
+  return get("/ws/v1/cluster/apps/" + http::escape(application_id) + "/appattempts/" + http::escape(attempt_id) +
+             "/containers");
+}
+
+Result<nlohmann::json> ResourceManagerRest::nodes() {
+  return get("/ws/v1/cluster/nodes");
+}
+Result<nlohmann::json> ResourceManagerRest::scheduler() {
+  return get("/ws/v1/cluster/scheduler");
+}
+Result<nlohmann::json> ResourceManagerRest::node_labels() {
+  return get("/ws/v1/cluster/get-node-labels");
+}
+
+Result<std::string> ResourceManagerRest::container_log(const std::string& node_http_address,
+                                                       const std::string& container_id, const std::string& file,
+                                                       std::size_t limit) {
+  http::Request request;
+  request.url = "http://" + node_http_address + "/ws/v1/node/containerlogs/" + http::escape(container_id) + "/" +
+                http::escape(file) + "?user.name=" + http::escape(options_.user);
+  request.connect_timeout = options_.connect_timeout;
+  request.timeout = options_.timeout;
+  std::string text;
+  request.write = [&](std::string_view chunk) {
+    if (text.size() + chunk.size() > limit) return false;
+    text.append(chunk);
+    return true;
+  };
+  auto response = http::perform(request);
+  if (!response) return response.error();
+  if (response->status != 200) {
+    return make_error("the NodeManager at " + node_http_address + " has no " + file + " for " + container_id +
+                      " (HTTP " + std::to_string(response->status) + ")");
+  }
+  // Recent NodeManagers wrap the file in a header and a trailer; keep the file.
+  constexpr std::string_view contents_start = "LogContents:\n";
+  const auto start = text.find(contents_start);
+  if (start == std::string::npos) return text;
+  const auto begin = start + contents_start.size();
+  const auto end = text.find("End of LogType:", begin);
+  return text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+}  // namespace spindle::yarn
