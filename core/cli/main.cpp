@@ -3,7 +3,9 @@
 #include <iostream>
 
 #include "cli/cluster_command.h"
+#include "cli/doctor_command.h"
 #include "cli/exit_codes.h"
+#include "cli/local_command.h"
 #include "cli/render_env_command.h"
 #include "cli/validate_command.h"
 
@@ -15,6 +17,8 @@ int main(int argc, char** argv) {
   spindle::cli::add_validate_command(app, exit_code);
   spindle::cli::add_render_env_command(app, exit_code);
   spindle::cli::add_cluster_command(app, exit_code);
+  spindle::cli::add_doctor_command(app, exit_code);
+  spindle::cli::add_local_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "spindle/yarn/application_client.h"
@@ -94,6 +95,47 @@ TEST(LocalYarn, ManyCallsInFlightOnOneConnection) {
   EXPECT_EQ(answered.load(), 200);
 }
 
+Error submit_expecting_refusal(const std::function<void(SubmissionRequest&)>& change) {
+  auto client = connect();
+  auto created = client.new_application();
+  EXPECT_TRUE(created.ok());
+  SubmissionRequest request;
+  request.id = created->id;
+  request.name = "refused";
+  request.am.commands = {"sleep 30"};
+  change(request);
+  auto submitted = client.submit(request);
+  EXPECT_FALSE(submitted.ok());
+  // Nothing of it may be left running.
+  auto report = client.report(created->id);
+  if (report.ok()) {
+    EXPECT_TRUE(report->state == "NEW" || report->finished()) << report->state;
+  }
+  return submitted.ok() ? Error{} : submitted.error();
+}
+
+TEST(LocalYarn, SubmitToAnUnknownQueue) {
+  const Error error = submit_expecting_refusal([](SubmissionRequest& r) { r.queue = "nightly"; });
+  EXPECT_NE(error.message.find("the cluster has no queue \"nightly\"; its queues are "), std::string::npos)
+      << error.message;
+}
+
+TEST(LocalYarn, SubmitAboveTheMaximumAllocation) {
+  const Error error = submit_expecting_refusal([](SubmissionRequest& r) { r.am_resources.memory_mib = 100'000; });
+  EXPECT_NE(error.message.find("the request <memory:100000, vCores:1> is larger than the largest container the "
+                               "cluster grants (<memory:8192"),
+            std::string::npos)
+      << error.message;
+  EXPECT_NE(error.message.find("ask for less"), std::string::npos);
+}
+
+TEST(LocalYarn, SubmitWithALabelNobodyHas) {
+  const Error error = submit_expecting_refusal([](SubmissionRequest& r) { r.am_node_label = "tpu"; });
+  EXPECT_EQ(error.message,
+            "queue default cannot place containers on node label \"tpu\" (it may use no labels); submit to a queue "
+            "that can, or drop the label");
+}
+
 std::pair<int, std::string> spindle(const std::string& arguments) {
   FILE* pipe = popen((std::string(SPINDLE_CLI_PATH) + " " + arguments + " 2>&1").c_str(), "r");
   std::string out;
@@ -102,6 +144,23 @@ std::pair<int, std::string> spindle(const std::string& arguments) {
   while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST(LocalYarn, DoctorChecksEveryStep) {
+  auto [code, out] = spindle("doctor");
+  EXPECT_EQ(code, 0) << out;
+  for (const char* step : {"OK    configuration", "OK    ResourceManager: 2 active", "OK    NameNode",
+                           "OK    write and read", "OK    application", "spindle probe ran on "}) {
+    EXPECT_NE(out.find(step), std::string::npos) << step << " missing from:\n" << out;
+  }
+}
+
+TEST(LocalYarn, LocalCommandSeesTheRunningCluster) {
+  auto [code, out] = spindle("local status");
+  EXPECT_EQ(code, 0) << out;
+  std::tie(code, out) = spindle("local env");
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(out, "export HADOOP_CONF_DIR=" + std::string(std::getenv("HADOOP_CONF_DIR")) + "\n");
 }
 
 TEST(LocalYarn, ClusterInfoJson) {
