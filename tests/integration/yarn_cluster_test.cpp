@@ -156,6 +156,9 @@ TEST(LocalYarn, DoctorChecksEveryStep) {
 }
 
 TEST(LocalYarn, LocalCommandSeesTheRunningCluster) {
+  // The fixture's state directory holds the configuration it wrote.
+  const std::string state = std::filesystem::path(std::getenv("HADOOP_CONF_DIR")).parent_path().string();
+  ::setenv("SPINDLE_LOCAL_YARN_DIR", state.c_str(), 1);
   auto [code, out] = spindle("local status");
   EXPECT_EQ(code, 0) << out;
   std::tie(code, out) = spindle("local env");
