@@ -1,7 +1,8 @@
 // A test application master built on Spindle's YARN clients, in the manner of
 // Hadoop's distributed shell: each argument "LABEL|GPUS|COMMAND" asks for one
 // container (LABEL "-" for none), runs COMMAND in it through its
-// NodeManager, and reports every exit status in the final diagnostics.
+// NodeManager, and reports every exit status in the final diagnostics. A
+// COMMAND starting with "!" is stopped through its NodeManager once it runs.
 
 #include <unistd.h>
 
@@ -24,6 +25,8 @@ struct Task {
   std::string container;
   std::string node;
   std::optional<int> exit_status;
+  bool stop_when_running = false;
+  std::string stop_note;
 };
 
 int fail(const std::string& message) {
@@ -44,6 +47,10 @@ int main(int argc, char** argv) {
     task.label = spec.substr(0, first) == "-" ? "" : spec.substr(0, first);
     task.gpus = std::stoi(spec.substr(first + 1, second - first - 1));
     task.command = spec.substr(second + 1);
+    if (task.command.starts_with('!')) {
+      task.stop_when_running = true;
+      task.command.erase(0, 1);
+    }
     tasks.push_back(task);
   }
   auto configuration = HadoopConfiguration::from_environment();
@@ -93,6 +100,15 @@ int main(int argc, char** argv) {
       task_of_container[container.id] = index;
       std::cout << "task " << index << " started in " << container.id << " on " << container.node << std::endl;
     }
+    for (auto& task : tasks) {
+      if (!task.stop_when_running || task.container.empty() || !task.stop_note.empty()) continue;
+      NodeManagerClient node(task.node, *(*master)->node_manager_token(task.node));
+      auto state = node.status(task.container);
+      if (!state) return fail(state.error().message);
+      if (state->state != "RUNNING") continue;
+      if (auto stopped = node.stop(task.container); !stopped) return fail(stopped.error().message);
+      task.stop_note = "stopped while " + state->state;
+    }
     for (const auto& completed : allocation->completed) {
       auto found = task_of_container.find(completed.id);
       if (found == task_of_container.end() || tasks[found->second].exit_status) continue;
@@ -107,7 +123,8 @@ int main(int argc, char** argv) {
   bool all_zero = finished == tasks.size();
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     diagnostics += "task " + std::to_string(i) + " on " + (tasks[i].node.empty() ? "-" : tasks[i].node) + " " +
-                   (tasks[i].exit_status ? "exited " + std::to_string(*tasks[i].exit_status) : "did not finish") + "; ";
+                   (tasks[i].exit_status ? "exited " + std::to_string(*tasks[i].exit_status) : "did not finish") +
+                   (tasks[i].stop_note.empty() ? "" : " (" + tasks[i].stop_note + ")") + "; ";
     all_zero = all_zero && tasks[i].exit_status == 0;
   }
   std::cout << diagnostics << std::endl;

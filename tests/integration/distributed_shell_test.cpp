@@ -72,5 +72,23 @@ TEST(DistributedShell, ExitSevenIsReported) {
   EXPECT_NE(report.diagnostics.find("exited 7"), std::string::npos) << report.diagnostics;
 }
 
+TEST(DistributedShell, StoppedThroughItsNodeManager) {
+  const ApplicationReport report = run({"-|0|true", "-|0|!sleep 120"}, "default");
+  EXPECT_EQ(report.state, "FINISHED") << report.diagnostics;
+  EXPECT_EQ(report.final_status, "FAILED") << report.diagnostics;  // a stopped task is no success
+  EXPECT_NE(report.diagnostics.find("(stopped while RUNNING)"), std::string::npos) << report.diagnostics;
+  // YARN marks a container its application master stopped with its own status.
+  EXPECT_NE(report.diagnostics.find("exited -105"), std::string::npos) << report.diagnostics;
+  auto configuration = HadoopConfiguration::from_environment();
+  ApplicationClient client(ApplicationClient::options_for(*configuration));
+  auto attempts = client.attempts(report.id);
+  ASSERT_TRUE(attempts.ok()) << attempts.error().message;
+  ASSERT_EQ(attempts->size(), 1u);
+  // The attempt may trail its application by a moment.
+  EXPECT_TRUE(attempts->front().state == "FINISHED" || attempts->front().state == "FINISHING")
+      << attempts->front().state;
+  EXPECT_EQ(attempts->front().am_container.rfind("container_", 0), 0u);
+}
+
 }  // namespace
 }  // namespace spindle::yarn

@@ -171,6 +171,17 @@ TEST(ResourceManagerRest, LogsOfARunningContainer) {
     if (text.ok()) log = *text;
   }
   EXPECT_EQ(log.rfind("registered in queue root.default\n", 0), 0u) << log;
+  // The same application seen through ApplicationClientProtocol while it runs.
+  auto attempts = client.attempts(created->id);
+  ASSERT_TRUE(attempts.ok()) << attempts.error().message;
+  ASSERT_EQ(attempts->size(), 1u);
+  auto containers = client.containers(attempts->front().id);
+  ASSERT_TRUE(containers.ok()) << containers.error().message;
+  bool saw_master = false;
+  for (const auto& container : *containers) {
+    saw_master = saw_master || (container.id == attempts->front().am_container && container.state == "RUNNING");
+  }
+  EXPECT_TRUE(saw_master) << attempts->front().am_container;
   (void)client.kill(created->id, "test done");
 }
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
@@ -184,6 +187,52 @@ TEST(LocalYarn, ClusterCommandsPrintTables) {
     EXPECT_EQ(code, 0) << command << ": " << out;
     EXPECT_NE(out.find("gpu"), std::string::npos) << command << ": " << out;
   }
+}
+
+// Runs `spindle cluster nodes` against a configuration naming `address` as the ResourceManager.
+std::pair<int, std::string> nodes_at(const std::string& address, const std::string& extra_properties = "") {
+  const std::string conf = ::testing::TempDir() + "/odd-rm-" + std::to_string(::getpid());
+  std::filesystem::create_directories(conf);
+  std::ofstream(conf + "/yarn-site.xml") << "<configuration><property><name>yarn.resourcemanager.address</name><value>"
+                                         << address << "</value></property>" << extra_properties << "</configuration>";
+  const std::string command = "env HADOOP_CONF_DIR=" + conf + " " + SPINDLE_CLI_PATH + " cluster nodes 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string text;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  std::filesystem::remove_all(conf);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+TEST(LocalYarn, AWebServerInTheResourceManagersPlace) {
+  auto configuration = HadoopConfiguration::from_environment();
+  const std::string web = configuration->resource_manager_address(RmService::webapp);
+  auto [code, out] = nodes_at(web);
+  EXPECT_EQ(code, 3);
+  EXPECT_NE(out.find("the ResourceManager at " + web), std::string::npos) << out;
+  EXPECT_NE(out.find("is that address a ResourceManager's client port?"), std::string::npos) << out;
+}
+
+TEST(LocalYarn, ASilentPortTimesOutAsConfigured) {
+  // A socket that takes connections into its backlog and never says a word.
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);
+  socklen_t length = sizeof(address);
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  const auto start = std::chrono::steady_clock::now();
+  auto [code, out] = nodes_at("127.0.0.1:" + std::to_string(ntohs(address.sin_port)),
+                              "<property><name>ipc.client.rpc-timeout.ms</name><value>1500</value></property>");
+  const auto took = std::chrono::steady_clock::now() - start;
+  ::close(listener);
+  EXPECT_EQ(code, 3);
+  EXPECT_NE(out.find("did not answer in time"), std::string::npos) << out;
+  EXPECT_LT(took, std::chrono::seconds(10));
 }
 
 TEST(LocalYarn, DownResourceManagerIsExitThreeWithTheAddress) {

@@ -205,6 +205,56 @@ Result<bool> ApplicationClient::kill(const ApplicationId& id, const std::string&
   return response->is_kill_completed();
 }
 
+Result<std::vector<AttemptReport>> ApplicationClient::attempts(const ApplicationId& id) {
+  static const char* const states[] = {"",         "NEW",    "SUBMITTED", "SCHEDULED", "ALLOCATED_SAVING", "ALLOCATED",
+                                       "LAUNCHED", "FAILED", "RUNNING",   "FINISHING", "FINISHED",         "KILLED"};
+  wire::yarn::GetApplicationAttemptsRequest request;
+  *request.mutable_application_id() = to_proto(id);
+  auto response = ask<wire::yarn::GetApplicationAttemptsResponse>("getApplicationAttempts", request);
+  if (!response) return response.error();
+  std::vector<AttemptReport> attempts;
+  for (const auto& attempt : response->application_attempts()) {
+    AttemptReport report;
+    report.id = attempt_id_string(attempt.application_attempt_id());
+    const int state = attempt.yarn_application_attempt_state();
+    report.state = state > 0 && state < 12 ? states[state] : "UNKNOWN";
+    if (attempt.has_am_container_id()) report.am_container = container_id_string(attempt.am_container_id());
+    report.host = attempt.host();
+    report.tracking_url = attempt.tracking_url();
+    report.diagnostics = attempt.diagnostics() == "N/A" ? "" : attempt.diagnostics();
+    report.start_time = attempt.start_time();
+    report.finish_time = attempt.finish_time();
+    attempts.push_back(std::move(report));
+  }
+  return attempts;
+}
+
+Result<std::vector<ContainerReport>> ApplicationClient::containers(const std::string& attempt_id) {
+  auto attempt = parse_attempt_id(attempt_id);
+  if (!attempt) return attempt.error();
+  wire::yarn::GetContainersRequest request;
+  *request.mutable_application_attempt_id() = *attempt;
+  auto response = ask<wire::yarn::GetContainersResponse>("getContainers", request);
+  if (!response) return response.error();
+  std::vector<ContainerReport> containers;
+  for (const auto& container : response->containers()) {
+    ContainerReport report;
+    report.id = container_id_string(container.container_id());
+    report.node = container.node_id().host() + ":" + std::to_string(container.node_id().port());
+    report.node_http_address = container.node_http_address();
+    const int state = container.container_state();
+    report.state = state == 1 ? "NEW" : state == 2 ? "RUNNING" : state == 3 ? "COMPLETE" : "UNKNOWN";
+    report.exit_status = container.container_exit_status();
+    report.diagnostics = container.diagnostics_info() == "N/A" ? "" : container.diagnostics_info();
+    report.log_url = container.log_url();
+    report.resources = from_proto(container.resource());
+    report.start_time = container.creation_time();
+    report.finish_time = container.finish_time();
+    containers.push_back(std::move(report));
+  }
+  return containers;
+}
+
 Result<std::vector<ApplicationReport>> ApplicationClient::applications(const std::string& type,
                                                                        const std::vector<std::string>& states) {
   static const std::map<std::string, wire::yarn::YarnApplicationState> by_name{

@@ -392,7 +392,7 @@ TEST(RpcConnection, ServerWithoutTokensSaysWhatItOffers) {
   };
   auto connection = RpcConnection::open(std::make_unique<ScriptedTransport>(handler), token_params());
   ASSERT_FALSE(connection.ok());
-  EXPECT_EQ(connection.error().message, "rm:8032 does not accept token authentication (it offers KERBEROS/GSSAPI)");
+  EXPECT_EQ(connection.error().message, "rm:8032 does not accept TOKEN authentication (it offers KERBEROS/GSSAPI)");
 }
 
 TEST(RpcConnection, SilentServerFailsTheHandshakeInTime) {

@@ -1,6 +1,7 @@
 #include "ipc/rpc_connection.h"
 
 #include "ipc/digest_md5.h"
+#include "ipc/sasl_mechanism.h"
 
 namespace spindle::yarn::ipc {
 namespace {
@@ -94,22 +95,24 @@ Result<ResponseFrame, RpcError> RpcConnection::read_frame(Clock::time_point dead
 }
 
 Result<void, RpcError> RpcConnection::handshake() {
-  const bool sasl = params_.token.has_value();
+  std::unique_ptr<SaslMechanism> mechanism;
+  if (params_.token) mechanism = token_mechanism(*params_.token, params_.make_cnonce);
+  const bool sasl = mechanism != nullptr;
   if (auto sent = send(connection_preamble(sasl)); !sent) return sent.error();
-  if (sasl) {
-    if (auto authenticated = authenticate_with_token(); !authenticated) return authenticated.error();
+  if (mechanism) {
+    if (auto authenticated = authenticate(*mechanism); !authenticated) return authenticated.error();
   }
   hadoop::IpcConnectionContext context;
   context.set_protocol(params_.protocol);
   // With a token the server takes the user from the token; naming another one is refused.
   auto* user = context.mutable_user_info();
-  if (!sasl) user->set_effective_user(params_.user);
+  if (!mechanism || mechanism->context_names_user()) user->set_effective_user(params_.user);
   const auto header = request_header(connection_context_call_id, params_.client_id, -1);
   if (auto sent = send(encode_frame({&header, &context})); !sent) return sent.error();
   return {};
 }
 
-Result<void, RpcError> RpcConnection::authenticate_with_token() {
+Result<void, RpcError> RpcConnection::authenticate(SaslMechanism& mechanism) {
   const auto deadline = Clock::now() + params_.handshake_timeout;
   const auto header = request_header(sasl_call_id, "", -1);
   auto exchange = [&](const hadoop::RpcSasl& message) -> Result<hadoop::RpcSasl, RpcError> {
@@ -127,6 +130,9 @@ Result<void, RpcError> RpcConnection::authenticate_with_token() {
     }
     return reply;
   };
+  auto refused = [&](const Error& error) {
+    return RpcError{RpcError::Kind::remote, params_.peer + ": " + error.message};
+  };
 
   hadoop::RpcSasl negotiate;
   negotiate.set_state(hadoop::RpcSasl::NEGOTIATE);
@@ -135,49 +141,40 @@ Result<void, RpcError> RpcConnection::authenticate_with_token() {
   // A server without a secret manager takes everyone as SIMPLE.
   if (offer->state() == hadoop::RpcSasl::SUCCESS) return {};
 
-  const hadoop::RpcSasl::Auth* token_auth = nullptr;
+  const hadoop::RpcSasl::Auth* chosen_offer = nullptr;
   std::string offered;
   for (const auto& auth : offer->auths()) {
     offered += (offered.empty() ? "" : ", ") + auth.method() + "/" + auth.mechanism();
-    if (auth.method() == "TOKEN" && auth.mechanism() == "DIGEST-MD5") token_auth = &auth;
+    if (auth.method() == mechanism.method() && auth.mechanism() == mechanism.mechanism()) chosen_offer = &auth;
   }
-  if (!token_auth) {
-    return RpcError{RpcError::Kind::remote,
-                    params_.peer + " does not accept token authentication (it offers " + offered + ")"};
+  if (!chosen_offer) {
+    return RpcError{RpcError::Kind::remote, params_.peer + " does not accept " + std::string(mechanism.method()) +
+                                                " authentication (it offers " + offered + ")"};
   }
-  DigestMd5Client digest(base64(params_.token->identifier), base64(params_.token->password), token_auth->protocol(),
-                         token_auth->server_id(), params_.make_cnonce);
-  auto response = digest.respond(token_auth->challenge());
-  if (!response) return RpcError{RpcError::Kind::protocol, params_.peer + ": " + response.error().message};
+  auto first = mechanism.start(*chosen_offer);
+  if (!first) return RpcError{RpcError::Kind::protocol, params_.peer + ": " + first.error().message};
 
   hadoop::RpcSasl initiate;
   initiate.set_state(hadoop::RpcSasl::INITIATE);
-  initiate.set_token(*response);
+  initiate.set_token(*first);
   // The server compares the chosen auth with what it offered, challenge aside.
   auto* chosen = initiate.add_auths();
-  *chosen = *token_auth;
+  *chosen = *chosen_offer;
   chosen->clear_challenge();
-  auto result = exchange(initiate);
-  if (!result) return result.error();
-  if (result->state() == hadoop::RpcSasl::CHALLENGE) {
-    // The proof came as a challenge; an empty response completes the exchange.
-    if (auto verified = digest.verify_server(result->token()); !verified) {
-      return RpcError{RpcError::Kind::remote, params_.peer + ": " + verified.error().message};
-    }
-    hadoop::RpcSasl done;
-    done.set_state(hadoop::RpcSasl::RESPONSE);
-    done.set_token("");
-    result = exchange(done);
-    if (!result) return result.error();
+  auto reply = exchange(initiate);
+  for (int round = 0; reply && reply->state() == hadoop::RpcSasl::CHALLENGE && round < 16; ++round) {
+    auto answer = mechanism.step(reply->token());
+    if (!answer) return refused(answer.error());
+    hadoop::RpcSasl response;
+    response.set_state(hadoop::RpcSasl::RESPONSE);
+    response.set_token(*answer);
+    reply = exchange(response);
   }
-  if (result->state() != hadoop::RpcSasl::SUCCESS) {
+  if (!reply) return reply.error();
+  if (reply->state() != hadoop::RpcSasl::SUCCESS) {
     return RpcError{RpcError::Kind::protocol, params_.peer + " ended the SASL exchange in an unexpected state"};
   }
-  if (result->has_token() && !result->token().empty()) {
-    if (auto verified = digest.verify_server(result->token()); !verified) {
-      return RpcError{RpcError::Kind::remote, params_.peer + ": " + verified.error().message};
-    }
-  }
+  if (auto finished = mechanism.finish(reply->token()); !finished) return refused(finished.error());
   return {};
 }
 

@@ -58,7 +58,7 @@ class RpcConnection {
 
   RpcConnection(std::unique_ptr<Transport> transport, ConnectionParams params);
   Result<void, RpcError> handshake();
-  Result<void, RpcError> authenticate_with_token();
+  Result<void, RpcError> authenticate(class SaslMechanism& mechanism);
   Result<ResponseFrame, RpcError> read_frame(std::chrono::steady_clock::time_point deadline);
   Result<void, RpcError> send(const std::string& frame);
   void reader_loop();

@@ -65,6 +65,22 @@ std::string attempt_id_string(const wire::yarn::ApplicationAttemptId& id) {
          padded(id.application_id().id(), 4) + "_" + padded(id.attempt_id(), 6);
 }
 
+Result<wire::yarn::ApplicationAttemptId> parse_attempt_id(std::string_view text) {
+  const auto parts = split(text, '_');
+  std::int64_t timestamp = 0, app = 0, attempt = 0;
+  if (parts.size() != 4 || parts[0] != "appattempt" || !to_number(parts[1], timestamp) || !to_number(parts[2], app) ||
+      !to_number(parts[3], attempt) || app > 0x7FFFFFFF || attempt > 0x7FFFFFFF) {
+    return make_error("\"" + std::string(text) +
+                      "\" is not an attempt id; they look like "
+                      "appattempt_1700000000000_0001_000001");
+  }
+  wire::yarn::ApplicationAttemptId id;
+  id.mutable_application_id()->set_cluster_timestamp(timestamp);
+  id.mutable_application_id()->set_id(static_cast<std::int32_t>(app));
+  id.set_attempt_id(static_cast<std::int32_t>(attempt));
+  return id;
+}
+
 std::string container_id_string(const wire::yarn::ContainerId& id) {
   const auto& attempt = id.app_attempt_id();
   const std::int64_t epoch = id.id() >> 40;

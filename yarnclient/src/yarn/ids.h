@@ -18,5 +18,6 @@ Result<wire::yarn::ContainerId> parse_container_id(std::string_view text);
 
 // appattempt_<cluster timestamp>_<app:04>_<attempt:06>
 std::string attempt_id_string(const wire::yarn::ApplicationAttemptId& id);
+Result<wire::yarn::ApplicationAttemptId> parse_attempt_id(std::string_view text);
 
 }  // namespace spindle::yarn

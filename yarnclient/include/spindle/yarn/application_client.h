@@ -43,6 +43,9 @@ class ApplicationClient {
   Result<ApplicationReport> report(const ApplicationId& id);
   // Asks the ResourceManager to kill; true once the kill is complete.
   Result<bool> kill(const ApplicationId& id, const std::string& diagnostics);
+  Result<std::vector<AttemptReport>> attempts(const ApplicationId& id);
+  // The containers of one attempt ("appattempt_...").
+  Result<std::vector<ContainerReport>> containers(const std::string& attempt_id);
   // Applications of a type (e.g. "SPINDLE"), all states when `states` is empty.
   Result<std::vector<ApplicationReport>> applications(const std::string& type, const std::vector<std::string>& states);
 

@@ -79,6 +79,30 @@ struct ApplicationReport {
   bool finished() const { return state == "FINISHED" || state == "FAILED" || state == "KILLED"; }
 };
 
+struct AttemptReport {
+  std::string id;  // appattempt_..._000001
+  std::string state;
+  std::string am_container;
+  std::string host;
+  std::string tracking_url;
+  std::string diagnostics;
+  std::int64_t start_time = 0;
+  std::int64_t finish_time = 0;
+};
+
+struct ContainerReport {
+  std::string id;
+  std::string node;  // host:port
+  std::string node_http_address;
+  std::string state;  // NEW, RUNNING, COMPLETE
+  int exit_status = 0;
+  std::string diagnostics;
+  std::string log_url;
+  Resources resources;
+  std::int64_t start_time = 0;
+  std::int64_t finish_time = 0;
+};
+
 // A container the ResourceManager granted.
 struct AllocatedContainer {
   std::string id;  // container_..._000002
