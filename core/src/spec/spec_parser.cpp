@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -75,13 +76,30 @@ class SpecReader {
                        "the spec is " + std::to_string(text.size()) + " bytes, more than the 4 MiB a spec may have");
       return std::move(fields_.diagnostics());
     }
-    if (auto bad = detail::first_invalid_utf8(text)) {
-      const auto before = text.substr(0, *bad);
+    auto position = [&](std::size_t offset) {
+      const auto before = text.substr(0, offset);
       const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
       const auto line_start = before.rfind('\n');
-      const int column = static_cast<int>(*bad - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1;
-      fields_.error_at(YamlFields::Place{line, column}, "",
+      const int column = static_cast<int>(offset - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1;
+      return YamlFields::Place{line, column};
+    };
+    if (auto bad = detail::first_invalid_utf8(text)) {
+      fields_.error_at(position(*bad), "",
                        "is not UTF-8 text (byte " + std::to_string(*bad) + "); save the spec as UTF-8");
+      return std::move(fields_.diagnostics());
+    }
+    // YAML allows no control characters but tab and line ends.
+    const auto control = std::find_if(text.begin(), text.end(), [](char c) {
+      const auto byte = static_cast<unsigned char>(c);
+      return (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7F;
+    });
+    if (control != text.end()) {
+      const auto offset = static_cast<std::size_t>(control - text.begin());
+      char code[8];
+      std::snprintf(code, sizeof(code), "0x%02X", static_cast<unsigned char>(*control));
+      fields_.error_at(position(offset), "",
+                       std::string("holds the control character ") + code + " (byte " + std::to_string(offset) +
+                           "), which YAML does not allow; remove it");
       return std::move(fields_.diagnostics());
     }
     YAML::Node root;
