@@ -175,8 +175,8 @@ const BadSpec bad_specs[] = {
      "did you mean \"vcores\"?"},
     {"not_utf8", "name: caf\xe9\ntasks: {worker: {command: x}}\n", "", "is not UTF-8 text (byte 9)", 1, 10},
     {"utf8_surrogate", "tasks: {worker: {command: \"\xed\xa0\x80\"}}\n", "", "is not UTF-8 text", 1, 28},
-    {"control_character", "tasks: {worker: {command: \"python\x01x\"}}\n", "", "control character 0x01 (byte 32)", 1,
-     33},
+    {"control_character", "tasks: {worker: {command: \"python\x01x\"}}\n", "", "control character 0x01 (byte 33)", 1,
+     34},
     {"task_not_mapping", "tasks: {worker: python train.py}\n", "tasks.worker", "must be a mapping"},
 };
 
