@@ -1,0 +1,74 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spindle/core/cluster_spec.h"
+#include "spindle/core/job_spec.h"
+#include "spindle/core/result.h"
+
+namespace spindle {
+
+// One published cluster: every task's address, numbered. Version 1 is the
+// first complete cluster; each restart that moves a task publishes the next.
+struct ClusterVersion {
+  std::uint64_t version = 0;
+  ClusterAddresses addresses;
+  std::string cluster_json;  // the addresses as task executors receive them
+};
+
+// The registry of task addresses that lives in the application master. Task
+// executors register where they listen; nobody gets a cluster until every
+// task has registered (the gang barrier); a restarted task's new address is
+// published as a new version, which those waiting past the old one receive.
+class Rendezvous {
+ public:
+  using Waiter = std::function<void(std::shared_ptr<const ClusterVersion>)>;
+
+  explicit Rendezvous(JobSpec spec);
+
+  // A task announces its address from its container. A second registration
+  // of the same task is accepted only from the container that replaced the
+  // first (after task_restarting); otherwise it is refused.
+  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container_id);
+
+  // The task's container is gone and another will take its place: its
+  // address is withdrawn until the new container registers.
+  void task_restarting(const TaskId& task);
+
+  // The newest complete cluster, if there is one.
+  std::shared_ptr<const ClusterVersion> current() const;
+
+  // Calls `waiter` once with the first complete cluster whose version is
+  // above `after`: at once if there is one, else when it is published.
+  void when_newer(std::uint64_t after, Waiter waiter);
+
+  // Blocking form of when_newer, for threads that may wait.
+  std::shared_ptr<const ClusterVersion> wait_newer(std::uint64_t after, std::chrono::milliseconds timeout);
+
+  // Tasks that have not registered (for status pages and timeouts).
+  std::vector<TaskId> missing() const;
+  std::size_t registered_count() const;
+
+ private:
+  void publish_locked();
+
+  const JobSpec spec_;
+  mutable std::mutex mutex_;
+  std::map<TaskId, HostPort> addresses_;
+  std::map<TaskId, std::string> containers_;
+  std::map<TaskId, bool> restarting_;
+  std::size_t expected_ = 0;
+  std::uint64_t version_ = 0;
+  std::shared_ptr<const ClusterVersion> current_;
+  std::multimap<std::uint64_t, Waiter> waiters_;  // by the version they wait past
+};
+
+}  // namespace spindle

@@ -1,0 +1,113 @@
+#include "spindle/core/rendezvous.h"
+
+#include <condition_variable>
+
+#include "spindle/core/environment.h"
+
+namespace spindle {
+
+Rendezvous::Rendezvous(JobSpec spec) : spec_(std::move(spec)) {
+  for (const auto& task : spec_.tasks) expected_ += static_cast<std::size_t>(task.instances);
+}
+
+Result<void> Rendezvous::register_task(const TaskId& task, const HostPort& address, const std::string& container_id) {
+  const TaskSpec* type = spec_.find_task(task.type);
+  if (!type || task.index < 0 || task.index >= type->instances) {
+    return make_error(task.to_string() + " is not a task of this job");
+  }
+  std::vector<std::pair<Waiter, std::shared_ptr<const ClusterVersion>>> ready;
+  {
+    std::lock_guard lock(mutex_);
+    auto known = containers_.find(task);
+    const bool restarting = restarting_[task];
+    if (known != containers_.end() && !restarting) {
+      if (known->second == container_id && addresses_.at(task) == address) return {};  // a retried registration
+      return make_error(task.to_string() + " is already registered from " + known->second + "; a task registers once " +
+                        "per container");
+    }
+    addresses_[task] = address;
+    containers_[task] = container_id;
+    restarting_[task] = false;
+    if (addresses_.size() == expected_) publish_locked();
+    if (current_ && current_->version == version_) {
+      for (auto it = waiters_.begin(); it != waiters_.end() && it->first < version_;) {
+        ready.emplace_back(std::move(it->second), current_);
+        it = waiters_.erase(it);
+      }
+    }
+  }
+  // Waiters run outside the lock: they may write to sockets or register more.
+  for (auto& [waiter, version] : ready) waiter(version);
+  return {};
+}
+
+void Rendezvous::publish_locked() {
+  auto addresses = ClusterAddresses::create(spec_, addresses_);
+  if (!addresses) return;  // cannot happen: every task of the spec is there
+  auto version = std::make_shared<ClusterVersion>();
+  version->version = ++version_;
+  version->cluster_json = cluster_json(spec_, *addresses);
+  version->addresses = std::move(*addresses);
+  current_ = std::move(version);
+}
+
+void Rendezvous::task_restarting(const TaskId& task) {
+  std::lock_guard lock(mutex_);
+  if (addresses_.erase(task) > 0) restarting_[task] = true;
+}
+
+std::shared_ptr<const ClusterVersion> Rendezvous::current() const {
+  std::lock_guard lock(mutex_);
+  // While a task restarts, the last complete cluster is stale but still the newest there is.
+  return current_;
+}
+
+void Rendezvous::when_newer(std::uint64_t after, Waiter waiter) {
+  std::shared_ptr<const ClusterVersion> now;
+  {
+    std::lock_guard lock(mutex_);
+    if (current_ && current_->version > after && addresses_.size() == expected_) {
+      now = current_;
+    } else {
+      waiters_.emplace(after, std::move(waiter));
+      return;
+    }
+  }
+  waiter(now);
+}
+
+std::shared_ptr<const ClusterVersion> Rendezvous::wait_newer(std::uint64_t after, std::chrono::milliseconds timeout) {
+  struct Slot {
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::shared_ptr<const ClusterVersion> version;
+  };
+  auto slot = std::make_shared<Slot>();
+  when_newer(after, [slot](std::shared_ptr<const ClusterVersion> version) {
+    std::lock_guard lock(slot->mutex);
+    slot->version = std::move(version);
+    slot->ready.notify_all();
+  });
+  std::unique_lock lock(slot->mutex);
+  slot->ready.wait_for(lock, timeout, [&] { return slot->version != nullptr; });
+  return slot->version;
+}
+
+std::vector<TaskId> Rendezvous::missing() const {
+  std::lock_guard lock(mutex_);
+  std::vector<TaskId> absent;
+  for (const auto& task : spec_.tasks) {
+    for (int index = 0; index < task.instances; ++index) {
+      TaskId id{task.type, index};
+      if (!addresses_.contains(id)) absent.push_back(std::move(id));
+    }
+  }
+  return absent;
+}
+
+std::size_t Rendezvous::registered_count() const {
+  std::lock_guard lock(mutex_);
+  return addresses_.size();
+}
+
+}  // namespace spindle
