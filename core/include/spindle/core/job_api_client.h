@@ -1,0 +1,49 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "spindle/core/cluster_spec.h"
+#include "spindle/core/result.h"
+
+namespace spindle {
+
+// A cluster as the job API hands it out.
+struct PublishedCluster {
+  std::uint64_t version = 0;
+  std::string cluster_json;
+};
+
+// The task executor's side of the job API: one kept-alive connection,
+// reopened when it breaks. Header-only Boost underneath, so executors link
+// statically.
+class JobApiClient {
+ public:
+  JobApiClient(std::string host, std::uint16_t port, std::string secret,
+               std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  ~JobApiClient();
+
+  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container);
+  // The cluster newer than `after`, waiting up to `wait`; nothing if none came.
+  Result<std::optional<PublishedCluster>> cluster_after(std::uint64_t after, std::chrono::milliseconds wait);
+
+ private:
+  struct Connection;
+  struct Answer {
+    int status = 0;
+    std::string body;
+  };
+  Result<Answer> exchange(const std::string& method, const std::string& target, const std::string& body,
+                          std::chrono::milliseconds timeout);
+
+  std::string host_;
+  std::uint16_t port_;
+  std::string secret_;
+  std::chrono::milliseconds timeout_;
+  std::unique_ptr<Connection> connection_;
+};
+
+}  // namespace spindle

@@ -1,0 +1,108 @@
+#include "spindle/core/job_api_client.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+namespace spindle {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+std::string message_of(const std::string& body, int status) {
+  const auto parsed = nlohmann::json::parse(body, nullptr, false);
+  if (!parsed.is_discarded() && parsed.is_object() && parsed.contains("error") && parsed["error"].is_string()) {
+    return parsed["error"].get<std::string>();
+  }
+  return "HTTP " + std::to_string(status);
+}
+
+}  // namespace
+
+struct JobApiClient::Connection {
+  net::io_context io;
+  beast::tcp_stream stream{io};
+  beast::flat_buffer buffer;
+};
+
+JobApiClient::JobApiClient(std::string host, std::uint16_t port, std::string secret, std::chrono::milliseconds timeout)
+    : host_(std::move(host)), port_(port), secret_(std::move(secret)), timeout_(timeout) {}
+
+JobApiClient::~JobApiClient() = default;
+
+Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, const std::string& target,
+                                                    const std::string& body, std::chrono::milliseconds timeout) {
+  const std::string where = "the application master's API at " + host_ + ":" + std::to_string(port_);
+  // One retry on a fresh connection: a kept-alive one may have been closed.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    beast::error_code ec;
+    if (!connection_) {
+      auto fresh = std::make_unique<Connection>();
+      tcp::resolver resolver(fresh->io);
+      const auto endpoints = resolver.resolve(host_, std::to_string(port_), ec);
+      if (!ec) {
+        fresh->stream.expires_after(timeout_);
+        fresh->stream.connect(endpoints, ec);
+      }
+      if (ec) return make_error("cannot reach " + where + ": " + ec.message());
+      connection_ = std::move(fresh);
+    }
+    http::request<http::string_body> request{method == "PUT" ? http::verb::put : http::verb::get, target, 11};
+    request.set(http::field::host, host_);
+    request.set("X-Spindle-Secret", secret_);
+    request.keep_alive(true);
+    if (!body.empty()) {
+      request.set(http::field::content_type, "application/json");
+      request.body() = body;
+    }
+    request.prepare_payload();
+    connection_->stream.expires_after(timeout);
+    http::write(connection_->stream, request, ec);
+    http::response<http::string_body> response;
+    if (!ec) http::read(connection_->stream, connection_->buffer, response, ec);
+    if (ec) {
+      connection_.reset();
+      if (attempt == 0 && ec != beast::error::timeout) continue;
+      return make_error(where + " did not answer: " + ec.message());
+    }
+    if (!response.keep_alive()) connection_.reset();
+    return Answer{static_cast<int>(response.result_int()), std::move(response.body())};
+  }
+  return make_error("cannot reach " + where);
+}
+
+Result<void> JobApiClient::register_task(const TaskId& task, const HostPort& address, const std::string& container) {
+  const std::string body =
+      nlohmann::json{{"host", address.host}, {"port", address.port}, {"container", container}}.dump();
+  auto answer = exchange("PUT", "/v1/tasks/" + task.type + "/" + std::to_string(task.index), body, timeout_);
+  if (!answer) return answer.error();
+  if (answer->status != 200) {
+    return make_error("the application master refused " + task.to_string() + ": " +
+                      message_of(answer->body, answer->status));
+  }
+  return {};
+}
+
+Result<std::optional<PublishedCluster>> JobApiClient::cluster_after(std::uint64_t after,
+                                                                    std::chrono::milliseconds wait) {
+  auto answer =
+      exchange("GET", "/v1/cluster?after=" + std::to_string(after) + "&wait_ms=" + std::to_string(wait.count()), "",
+               wait + timeout_);
+  if (!answer) return answer.error();
+  if (answer->status == 204) return std::optional<PublishedCluster>{};
+  if (answer->status != 200) {
+    return make_error("the application master gave no cluster: " + message_of(answer->body, answer->status));
+  }
+  const auto parsed = nlohmann::json::parse(answer->body, nullptr, false);
+  if (parsed.is_discarded() || !parsed.contains("version") || !parsed.contains("cluster")) {
+    return make_error("the application master's cluster answer is not {\"version\", \"cluster\"}");
+  }
+  return std::optional<PublishedCluster>{
+      PublishedCluster{parsed["version"].get<std::uint64_t>(), parsed["cluster"].dump()}};
+}
+
+}  // namespace spindle

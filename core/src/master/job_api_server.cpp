@@ -1,0 +1,297 @@
+#include "spindle/core/job_api_server.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <charconv>
+#include <thread>
+#include <vector>
+
+namespace spindle {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+// Compares without stopping at the first difference, so timing tells nothing.
+bool same_secret(std::string_view given, std::string_view expected) {
+  if (given.size() != expected.size()) return false;
+  unsigned char difference = 0;
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
+  }
+  return difference == 0;
+}
+
+std::string error_json(const std::string& message) {
+  return nlohmann::json{{"error", message}}.dump();
+}
+
+// "after=3&wait_ms=1000" -> the value of one key, if present and a number.
+std::optional<std::uint64_t> query_number(std::string_view query, std::string_view key) {
+  std::size_t start = 0;
+  while (start < query.size()) {
+    const auto end = std::min(query.find('&', start), query.size());
+    const auto pair = query.substr(start, end - start);
+    if (pair.starts_with(key) && pair.size() > key.size() && pair[key.size()] == '=') {
+      const auto digits = pair.substr(key.size() + 1);
+      std::uint64_t value = 0;
+      auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      if (ec == std::errc() && ptr == digits.data() + digits.size()) return value;
+      return std::nullopt;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+class Server;
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Server& server)
+      : stream_(std::move(socket)), server_(server), poll_timer_(stream_.get_executor()) {}
+  void run() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
+  }
+
+ private:
+  void read();
+  void on_read(beast::error_code ec);
+  void handle(Request request);
+  void handle_register(const Request& request, std::string_view type, std::string_view index);
+  void handle_cluster(const Request& request, std::string_view query);
+  void reply(const Request& request, http::status status, std::string body,
+             std::string_view content_type = "application/json");
+  void reply_bare(http::status status, std::string body, bool keep_alive);
+  void send(Response response);
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  Server& server_;
+  net::steady_timer poll_timer_;
+};
+
+class Server final : public JobApiServer {
+ public:
+  Server(Rendezvous& rendezvous, JobApiOptions options)
+      : rendezvous_(rendezvous), options_(std::move(options)), acceptor_(io_) {}
+  ~Server() override { stop(); }
+
+  Result<void> listen() {
+    beast::error_code ec;
+    const auto address = net::ip::make_address(options_.bind_address, ec);
+    if (ec) return make_error("\"" + options_.bind_address + "\" is not an address to listen on");
+    const tcp::endpoint endpoint(address, options_.port);
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return make_error("the job API cannot listen on " + options_.bind_address + ":" + std::to_string(options_.port) +
+                        ": " + ec.message());
+    }
+    port_ = acceptor_.local_endpoint().port();
+    accept();
+    for (int i = 0; i < std::max(1, options_.threads); ++i) threads_.emplace_back([this] { io_.run(); });
+    return {};
+  }
+
+  std::uint16_t port() const override { return port_; }
+
+  void stop() override {
+    if (stopped_.exchange(true)) return;
+    net::post(io_, [this] {
+      beast::error_code ignored;
+      acceptor_.close(ignored);
+    });
+    io_.stop();
+    for (auto& thread : threads_) thread.join();
+  }
+
+  Rendezvous& rendezvous() { return rendezvous_; }
+  const JobApiOptions& options() const { return options_; }
+
+ private:
+  void accept() {
+    acceptor_.async_accept(net::make_strand(io_), [this](beast::error_code ec, tcp::socket socket) {
+      if (ec == net::error::operation_aborted) return;
+      if (!ec) std::make_shared<Session>(std::move(socket), *this)->run();
+      accept();
+    });
+  }
+
+  Rendezvous& rendezvous_;
+  JobApiOptions options_;
+  net::io_context io_;
+  tcp::acceptor acceptor_;
+  std::vector<std::thread> threads_;
+  std::uint16_t port_ = 0;
+  std::atomic<bool> stopped_ = false;
+};
+
+void Session::read() {
+  parser_.emplace();
+  parser_->body_limit(server_.options().max_request_bytes);
+  parser_->header_limit(16 * 1024);
+  buffer_.clear();
+  // An idle keep-alive connection is closed after a while.
+  stream_.expires_after(std::chrono::seconds(120));
+  http::async_read(stream_, buffer_, *parser_,
+                   [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+}
+
+void Session::on_read(beast::error_code ec) {
+  if (ec == http::error::end_of_stream || ec == net::error::operation_aborted || ec == beast::error::timeout ||
+      ec == net::error::connection_reset || ec == net::error::eof) {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    return;
+  }
+  if (ec == http::error::body_limit) {
+    reply_bare(http::status::payload_too_large, error_json("the request body is larger than this API takes"), false);
+    return;
+  }
+  if (ec == http::error::header_limit) {
+    reply_bare(http::status::request_header_fields_too_large, error_json("the request's headers are too large"), false);
+    return;
+  }
+  if (ec) {
+    reply_bare(http::status::bad_request, error_json("malformed HTTP request: " + ec.message()), false);
+    return;
+  }
+  stream_.expires_never();
+  handle(parser_->release());
+}
+
+void Session::handle(Request request) {
+  const auto secret_field = request["X-Spindle-Secret"];
+  const std::string_view secret(secret_field.data(), secret_field.size());
+  if (!same_secret(secret, server_.options().secret)) {
+    reply(request, http::status::unauthorized, error_json("this job's API needs the job's secret"));
+    return;
+  }
+  const std::string_view target(request.target().data(), request.target().size());
+  const auto question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  const std::string_view query = question == std::string_view::npos ? "" : target.substr(question + 1);
+  constexpr std::string_view tasks = "/v1/tasks/";
+  if (path.starts_with(tasks) && request.method() == http::verb::put) {
+    const auto rest = path.substr(tasks.size());
+    const auto slash = rest.find('/');
+    if (slash != std::string_view::npos) {
+      handle_register(request, rest.substr(0, slash), rest.substr(slash + 1));
+      return;
+    }
+  }
+  if (path == "/v1/cluster" && request.method() == http::verb::get) {
+    handle_cluster(request, query);
+    return;
+  }
+  reply(request, http::status::not_found, error_json("no such resource: " + std::string(path)));
+}
+
+void Session::handle_register(const Request& request, std::string_view type, std::string_view index_text) {
+  int index = -1;
+  auto [ptr, ec] = std::from_chars(index_text.data(), index_text.data() + index_text.size(), index);
+  if (ec != std::errc() || ptr != index_text.data() + index_text.size() || index < 0) {
+    reply(request, http::status::bad_request, error_json("\"" + std::string(index_text) + "\" is not a task index"));
+    return;
+  }
+  const auto body = nlohmann::json::parse(request.body(), nullptr, false);
+  if (body.is_discarded() || !body.is_object() || !body.contains("host") || !body["host"].is_string() ||
+      !body.contains("port") || !body["port"].is_number_integer() || !body.contains("container") ||
+      !body["container"].is_string()) {
+    reply(request, http::status::bad_request,
+          error_json("a registration is {\"host\": string, \"port\": number, \"container\": string}"));
+    return;
+  }
+  const auto port = body["port"].get<std::int64_t>();
+  auto address = parse_host_port(body["host"].get<std::string>() + ":" + std::to_string(port));
+  if (!address) {
+    reply(request, http::status::bad_request, error_json(address.error().message));
+    return;
+  }
+  auto registered = server_.rendezvous().register_task(TaskId{std::string(type), index}, *address,
+                                                       body["container"].get<std::string>());
+  if (!registered) {
+    reply(request, http::status::conflict, error_json(registered.error().message));
+    return;
+  }
+  reply(request, http::status::ok, R"({"registered":true})");
+}
+
+void Session::handle_cluster(const Request& request, std::string_view query) {
+  const std::uint64_t after = query_number(query, "after").value_or(0);
+  const auto wait = std::chrono::milliseconds(std::min<std::uint64_t>(
+      query_number(query, "wait_ms").value_or(0), static_cast<std::uint64_t>(server_.options().longest_wait.count())));
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  auto self = shared_from_this();
+  auto kept = std::make_shared<Request>(request);
+  server_.rendezvous().when_newer(after, [self, answered, kept](std::shared_ptr<const ClusterVersion> version) {
+    if (answered->exchange(true)) return;  // the wait already ended
+    net::post(self->stream_.get_executor(), [self, kept, version] {
+      self->poll_timer_.cancel();
+      self->reply(*kept, http::status::ok,
+                  "{\"version\":" + std::to_string(version->version) + ",\"cluster\":" + version->cluster_json + "}");
+    });
+  });
+  poll_timer_.expires_after(wait);
+  poll_timer_.async_wait([self, answered, kept](beast::error_code ec) {
+    if (ec || answered->exchange(true)) return;
+    self->reply(*kept, http::status::no_content, "");
+  });
+}
+
+void Session::reply(const Request& request, http::status status, std::string body, std::string_view content_type) {
+  Response response{status, request.version()};
+  response.set(http::field::server, "spindle");
+  if (!body.empty()) response.set(http::field::content_type, std::string(content_type));
+  response.keep_alive(request.keep_alive());
+  response.body() = std::move(body);
+  response.prepare_payload();
+  send(std::move(response));
+}
+
+void Session::reply_bare(http::status status, std::string body, bool keep_alive) {
+  Response response{status, 11};
+  response.set(http::field::content_type, "application/json");
+  response.keep_alive(keep_alive);
+  response.body() = std::move(body);
+  response.prepare_payload();
+  send(std::move(response));
+}
+
+void Session::send(Response response) {
+  auto kept = std::make_shared<Response>(std::move(response));
+  http::async_write(stream_, *kept, [self = shared_from_this(), kept](beast::error_code ec, std::size_t) {
+    if (ec || !kept->keep_alive()) {
+      beast::error_code ignored;
+      self->stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+      return;
+    }
+    self->read();
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<JobApiServer>> JobApiServer::start(Rendezvous& rendezvous, JobApiOptions options) {
+  auto server = std::make_unique<Server>(rendezvous, std::move(options));
+  try {
+    if (auto listening = server->listen(); !listening) return listening.error();
+  } catch (const std::exception& e) {
+    return make_error(std::string("the job API could not start: ") + e.what());
+  }
+  return std::unique_ptr<JobApiServer>(std::move(server));
+}
+
+}  // namespace spindle
