@@ -124,8 +124,16 @@ class Server final : public JobApiServer {
   void accept() {
     acceptor_.async_accept(net::make_strand(io_), [this](beast::error_code ec, tcp::socket socket) {
       if (ec == net::error::operation_aborted) return;
-      if (!ec) std::make_shared<Session>(std::move(socket), *this)->run();
-      accept();
+      if (!ec) {
+        std::make_shared<Session>(std::move(socket), *this)->run();
+        accept();
+        return;
+      }
+      // Out of descriptors or memory: accepting again at once would spin.
+      accept_pause_.expires_after(std::chrono::milliseconds(50));
+      accept_pause_.async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec) accept();
+      });
     });
   }
 
@@ -133,6 +141,7 @@ class Server final : public JobApiServer {
   JobApiOptions options_;
   net::io_context io_;
   tcp::acceptor acceptor_;
+  net::steady_timer accept_pause_{io_};
   std::vector<std::thread> threads_;
   std::uint16_t port_ = 0;
   std::atomic<bool> stopped_ = false;
