@@ -139,14 +139,19 @@ TEST(LocalYarn, SubmitWithALabelNobodyHas) {
             "that can, or drop the label");
 }
 
-std::pair<int, std::string> spindle(const std::string& arguments) {
-  FILE* pipe = popen((std::string(SPINDLE_CLI_PATH) + " " + arguments + " 2>&1").c_str(), "r");
+// Runs a shell command line; its exit code and everything it printed.
+std::pair<int, std::string> run(const std::string& command_line) {
+  FILE* pipe = popen((command_line + " 2>&1").c_str(), "r");
   std::string out;
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
   while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::pair<int, std::string> spindle(const std::string& arguments) {
+  return run(std::string(SPINDLE_CLI_PATH) + " " + arguments);
 }
 
 TEST(LocalYarn, DoctorChecksEveryStep) {
@@ -195,15 +200,9 @@ std::pair<int, std::string> nodes_at(const std::string& address, const std::stri
   std::filesystem::create_directories(conf);
   std::ofstream(conf + "/yarn-site.xml") << "<configuration><property><name>yarn.resourcemanager.address</name><value>"
                                          << address << "</value></property>" << extra_properties << "</configuration>";
-  const std::string command = "env HADOOP_CONF_DIR=" + conf + " " + SPINDLE_CLI_PATH + " cluster nodes 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string text;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
-  const int status = pclose(pipe);
+  auto result = run("env HADOOP_CONF_DIR=" + conf + " " + SPINDLE_CLI_PATH + " cluster nodes");
   std::filesystem::remove_all(conf);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+  return result;
 }
 
 TEST(LocalYarn, AWebServerInTheResourceManagersPlace) {
@@ -236,26 +235,9 @@ TEST(LocalYarn, ASilentPortTimesOutAsConfigured) {
 }
 
 TEST(LocalYarn, DownResourceManagerIsExitThreeWithTheAddress) {
-  const std::string conf = ::testing::TempDir() + "/down-rm-" + std::to_string(::getpid());
-  std::filesystem::create_directories(conf);
-  std::ofstream(conf + "/yarn-site.xml")
-      << "<configuration><property><name>yarn.resourcemanager.address</name><value>127.0.0.1:9</value>"
-         "</property></configuration>";
-  auto [code, out] = spindle("cluster nodes");  // the fixture's cluster answers
-  EXPECT_EQ(code, 0);
-  std::tie(code, out) = [&] {
-    const std::string command = "env HADOOP_CONF_DIR=" + conf + " " + SPINDLE_CLI_PATH + " cluster nodes 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string text;
-    std::array<char, 4096> buffer{};
-    std::size_t n = 0;
-    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
-  }();
+  auto [code, out] = nodes_at("127.0.0.1:9");
   EXPECT_EQ(code, 3);
   EXPECT_NE(out.find("cannot reach the ResourceManager at 127.0.0.1:9"), std::string::npos) << out;
-  std::filesystem::remove_all(conf);
 }
 
 }  // namespace
