@@ -52,8 +52,9 @@ Result<std::unique_ptr<ApplicationMasterClient>> ApplicationMasterClient::from_c
   // restart by retrying, as Hadoop's own does (yarn.resourcemanager.connect.*).
   const auto wait = configuration.get_int("yarn.resourcemanager.connect.max-wait.ms", 900'000);
   const auto pause = configuration.get_int("yarn.resourcemanager.connect.retry-interval.ms", 30'000);
-  options.retry = fixed_retries(static_cast<int>(pause > 0 ? wait / pause : 0),
-                                std::chrono::milliseconds(std::min<long long>(pause, 2'000)));
+  // Shorter pauses than Hadoop's 30 s, as many of them as fill the same window.
+  const auto step = std::max<long long>(1, std::min<long long>(pause, 2'000));
+  options.retry = fixed_retries(static_cast<int>(wait / step), std::chrono::milliseconds(step));
   return std::make_unique<ApplicationMasterClient>(std::move(options));
 }
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "hadoop_ipc.pb.h"
+#include "ipc/frame_codec.h"
 
 namespace spindle::yarn {
 namespace {
@@ -117,21 +118,12 @@ Result<Credentials> parse_writable(std::string_view body, const std::string& sou
 }
 
 Result<Credentials> parse_protobuf(std::string_view body, const std::string& source) {
-  // One varint-delimited message; Hadoop's protobuf varint equals a plain
-  // base-128 varint, not WritableUtils', so read it by hand.
-  std::uint64_t length = 0;
-  std::size_t used = 0;
-  for (int shift = 0; used < body.size() && used < 10; shift += 7) {
-    const auto byte = static_cast<unsigned char>(body[used++]);
-    length |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
-    if ((byte & 0x80) == 0) break;
-  }
-  if (used == 0 || length > body.size() - used) {
-    return make_error(source + " is cut off; it is not a whole Hadoop credentials file");
-  }
+  // One varint-delimited message, as Hadoop's writeDelimitedTo leaves it.
   wire::hadoop::CredentialsFile file;
-  if (!file.ParseFromArray(body.data() + used, static_cast<int>(length))) {
-    return make_error(source + " holds a protobuf credentials record that does not parse");
+  if (auto parsed = ipc::read_delimited(body, file); !parsed) {
+    return make_error(source +
+                      " holds a protobuf credentials record that is cut off or does not parse; it is not a "
+                      "whole Hadoop credentials file");
   }
   Credentials credentials;
   for (const auto& entry : file.tokens()) {
@@ -190,15 +182,8 @@ std::string Credentials::serialize(Format format) const {
       entry->set_alias(alias);
       entry->set_secret(secret);
     }
-    const std::string message = file.SerializeAsString();
-    for (std::uint64_t length = message.size();; length >>= 7) {
-      if (length < 0x80) {
-        out.push_back(static_cast<char>(length));
-        break;
-      }
-      out.push_back(static_cast<char>((length & 0x7F) | 0x80));
-    }
-    return out + message;
+    ipc::append_delimited(out, file);
+    return out;
   }
   write_vlong(out, static_cast<std::int64_t>(tokens.size()));
   for (const auto& [alias, token] : tokens) {

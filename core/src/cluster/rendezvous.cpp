@@ -19,7 +19,8 @@ Result<void> Rendezvous::register_task(const TaskId& task, const HostPort& addre
   {
     std::lock_guard lock(mutex_);
     auto known = containers_.find(task);
-    const bool restarting = restarting_[task];
+    // Known container, withdrawn address: the task is restarting.
+    const bool restarting = known != containers_.end() && !addresses_.contains(task);
     if (known != containers_.end() && !restarting) {
       if (known->second == container_id && addresses_.at(task) == address) return {};  // a retried registration
       return make_error(task.to_string() + " is already registered from " + known->second + "; a task registers once " +
@@ -27,7 +28,6 @@ Result<void> Rendezvous::register_task(const TaskId& task, const HostPort& addre
     }
     addresses_[task] = address;
     containers_[task] = container_id;
-    restarting_[task] = false;
     if (addresses_.size() == expected_) publish_locked();
     if (current_ && current_->version == version_) {
       for (auto it = waiters_.begin(); it != waiters_.end() && it->first < version_;) {
@@ -53,7 +53,7 @@ void Rendezvous::publish_locked() {
 
 void Rendezvous::task_restarting(const TaskId& task) {
   std::lock_guard lock(mutex_);
-  if (addresses_.erase(task) > 0) restarting_[task] = true;
+  addresses_.erase(task);
 }
 
 std::shared_ptr<const ClusterVersion> Rendezvous::current() const {

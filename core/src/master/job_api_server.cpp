@@ -68,10 +68,16 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle(Request request);
   void handle_register(const Request& request, std::string_view type, std::string_view index);
   void handle_cluster(const Request& request, std::string_view query);
-  void reply(const Request& request, http::status status, std::string body,
-             std::string_view content_type = "application/json");
-  void reply_bare(http::status status, std::string body, bool keep_alive);
-  void send(Response response);
+  // The HTTP version and keep-alive of the request being answered.
+  struct Answering {
+    unsigned version = 11;
+    bool keep_alive = false;
+  };
+  static Answering answering(const Request& request) { return {request.version(), request.keep_alive()}; }
+  void reply(const Request& request, http::status status, std::string body) {
+    reply(answering(request), status, std::move(body));
+  }
+  void reply(Answering to, http::status status, std::string body);
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
@@ -166,15 +172,16 @@ void Session::on_read(beast::error_code ec) {
     return;
   }
   if (ec == http::error::body_limit) {
-    reply_bare(http::status::payload_too_large, error_json("the request body is larger than this API takes"), false);
+    reply(Answering{}, http::status::payload_too_large, error_json("the request body is larger than this API takes"));
     return;
   }
   if (ec == http::error::header_limit) {
-    reply_bare(http::status::request_header_fields_too_large, error_json("the request's headers are too large"), false);
+    reply(Answering{}, http::status::request_header_fields_too_large,
+          error_json("the request's headers are too large"));
     return;
   }
   if (ec) {
-    reply_bare(http::status::bad_request, error_json("malformed HTTP request: " + ec.message()), false);
+    reply(Answering{}, http::status::bad_request, error_json("malformed HTTP request: " + ec.message()));
     return;
   }
   stream_.expires_never();
@@ -244,45 +251,31 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
       query_number(query, "wait_ms").value_or(0), static_cast<std::uint64_t>(server_.options().longest_wait.count())));
   auto answered = std::make_shared<std::atomic<bool>>(false);
   auto self = shared_from_this();
-  auto kept = std::make_shared<Request>(request);
-  server_.rendezvous().when_newer(after, [self, answered, kept](std::shared_ptr<const ClusterVersion> version) {
+  const Answering to = answering(request);
+  server_.rendezvous().when_newer(after, [self, answered, to](std::shared_ptr<const ClusterVersion> version) {
     if (answered->exchange(true)) return;  // the wait already ended
-    net::post(self->stream_.get_executor(), [self, kept, version] {
+    net::post(self->stream_.get_executor(), [self, to, version] {
       self->poll_timer_.cancel();
-      self->reply(*kept, http::status::ok,
+      self->reply(to, http::status::ok,
                   "{\"version\":" + std::to_string(version->version) + ",\"cluster\":" + version->cluster_json + "}");
     });
   });
   poll_timer_.expires_after(wait);
-  poll_timer_.async_wait([self, answered, kept](beast::error_code ec) {
+  poll_timer_.async_wait([self, answered, to](beast::error_code ec) {
     if (ec || answered->exchange(true)) return;
-    self->reply(*kept, http::status::no_content, "");
+    self->reply(to, http::status::no_content, "");
   });
 }
 
-void Session::reply(const Request& request, http::status status, std::string body, std::string_view content_type) {
-  Response response{status, request.version()};
-  response.set(http::field::server, "spindle");
-  if (!body.empty()) response.set(http::field::content_type, std::string(content_type));
-  response.keep_alive(request.keep_alive());
-  response.body() = std::move(body);
-  response.prepare_payload();
-  send(std::move(response));
-}
-
-void Session::reply_bare(http::status status, std::string body, bool keep_alive) {
-  Response response{status, 11};
-  response.set(http::field::content_type, "application/json");
-  response.keep_alive(keep_alive);
-  response.body() = std::move(body);
-  response.prepare_payload();
-  send(std::move(response));
-}
-
-void Session::send(Response response) {
-  auto kept = std::make_shared<Response>(std::move(response));
-  http::async_write(stream_, *kept, [self = shared_from_this(), kept](beast::error_code ec, std::size_t) {
-    if (ec || !kept->keep_alive()) {
+void Session::reply(Answering to, http::status status, std::string body) {
+  auto response = std::make_shared<Response>(status, to.version);
+  response->set(http::field::server, "spindle");
+  if (!body.empty()) response->set(http::field::content_type, "application/json");
+  response->keep_alive(to.keep_alive);
+  response->body() = std::move(body);
+  response->prepare_payload();
+  http::async_write(stream_, *response, [self = shared_from_this(), response](beast::error_code ec, std::size_t) {
+    if (ec || !response->keep_alive()) {
       beast::error_code ignored;
       self->stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
       return;

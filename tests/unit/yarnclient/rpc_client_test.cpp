@@ -135,7 +135,7 @@ TEST(RpcClient, MalformedAddressIsExplained) {
   RpcClient client("p", options(cluster, {"rm-without-port"}, 0));
   auto answer = client.call("getClusterMetrics", wire::GetClusterMetricsRequest{});
   ASSERT_FALSE(answer.ok());
-  EXPECT_EQ(answer.error().message, "\"rm-without-port\" is not host:port");
+  EXPECT_EQ(answer.error().message, "\"rm-without-port\" has no port; write HOST:PORT, e.g. h1:2222");
 }
 
 }  // namespace

@@ -34,13 +34,15 @@ std::string connection_preamble(bool sasl) {
   return preamble;
 }
 
+void append_delimited(std::string& out, const google::protobuf::MessageLite& message) {
+  const std::string bytes = message.SerializeAsString();
+  append_varint(out, bytes.size());
+  out += bytes;
+}
+
 std::string encode_frame(std::initializer_list<const google::protobuf::MessageLite*> messages) {
   std::string body;
-  for (const auto* message : messages) {
-    const std::string bytes = message->SerializeAsString();
-    append_varint(body, bytes.size());
-    body += bytes;
-  }
+  for (const auto* message : messages) append_delimited(body, *message);
   const auto length = static_cast<std::uint32_t>(body.size());
   std::string frame;
   frame.reserve(4 + body.size());

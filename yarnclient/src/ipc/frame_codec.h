@@ -27,6 +27,10 @@ inline constexpr std::size_t default_max_frame_bytes = 128 * 1024 * 1024;
 // "hrpc", version 9, service class 0, then NONE (0) or SASL (-33).
 std::string connection_preamble(bool sasl);
 
+// Appends a message preceded by its length as a varint, as protobuf's
+// writeDelimitedTo does.
+void append_delimited(std::string& out, const google::protobuf::MessageLite& message);
+
 // One frame: a 4-byte big-endian length, then each message varint-delimited.
 std::string encode_frame(std::initializer_list<const google::protobuf::MessageLite*> messages);
 

@@ -1,8 +1,9 @@
 #include "ipc/rpc_client.h"
 
+#include "spindle/core/cluster_spec.h"
+
 #include <openssl/rand.h>
 
-#include <charconv>
 #include <thread>
 
 namespace spindle::yarn {
@@ -31,21 +32,6 @@ bool is_standby(const RpcError& error) {
 
 }  // namespace
 
-Result<std::pair<std::string, std::uint16_t>> split_address(const std::string& address) {
-  const auto colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0) return make_error("\"" + address + "\" is not host:port");
-  int port = 0;
-  const char* begin = address.data() + colon + 1;
-  const char* end = address.data() + address.size();
-  auto [ptr, ec] = std::from_chars(begin, end, port);
-  if (ec != std::errc() || ptr != end || port <= 0 || port > 65535) {
-    return make_error("\"" + address + "\" has no valid port");
-  }
-  std::string host = address.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  return std::pair{host, static_cast<std::uint16_t>(port)};
-}
-
 RpcClient::RpcClient(std::string protocol, RpcOptions options)
     : protocol_(std::move(protocol)), options_(std::move(options)), client_id_(random_client_id()) {}
 
@@ -63,9 +49,9 @@ Result<std::shared_ptr<RpcConnection>, RpcError> RpcClient::connection() {
   for (std::size_t tried = 0; tried < options_.addresses.size(); ++tried) {
     const std::size_t index = (address_index_ + tried) % options_.addresses.size();
     const std::string& address = options_.addresses[index];
-    auto split = split_address(address);
+    auto split = parse_host_port(address);
     if (!split) return RpcError{RpcError::Kind::unreachable, split.error().message};
-    auto transport = options_.transport(split->first, split->second, options_.connect_timeout);
+    auto transport = options_.transport(split->host, split->port, options_.connect_timeout);
     if (!transport) {
       problems += (problems.empty() ? "" : "; ") + transport.error().message;
       continue;

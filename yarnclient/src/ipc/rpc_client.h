@@ -48,7 +48,4 @@ class RpcClient {
   std::size_t address_index_ = 0;
 };
 
-// Splits "host:port"; the port must be there.
-Result<std::pair<std::string, std::uint16_t>> split_address(const std::string& address);
-
 }  // namespace spindle::yarn::ipc

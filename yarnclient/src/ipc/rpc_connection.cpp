@@ -41,7 +41,6 @@ Result<std::unique_ptr<RpcConnection>, RpcError> RpcConnection::open(std::unique
     connection->transport_->shutdown();
     return done.error();
   }
-  connection->last_write_ = Clock::now();
   connection->reader_ = std::thread([raw = connection.get()] { raw->reader_loop(); });
   return connection;
 }
@@ -72,8 +71,6 @@ RpcError RpcConnection::io_error(const IoError& error, std::string_view while_do
 Result<void, RpcError> RpcConnection::send(const std::string& frame) {
   std::lock_guard lock(write_mutex_);
   if (auto written = transport_->write_all(frame); !written) return io_error(written.error(), "while sending");
-  std::lock_guard state(mutex_);
-  last_write_ = Clock::now();
   return {};
 }
 

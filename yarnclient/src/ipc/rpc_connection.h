@@ -76,7 +76,6 @@ class RpcConnection {
   std::int32_t next_call_id_ = 0;
   std::optional<RpcError> broken_;
   bool stopping_ = false;
-  std::chrono::steady_clock::time_point last_write_;
 
   std::mutex write_mutex_;
   std::thread reader_;

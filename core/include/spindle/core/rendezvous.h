@@ -64,7 +64,6 @@ class Rendezvous {
   mutable std::mutex mutex_;
   std::map<TaskId, HostPort> addresses_;
   std::map<TaskId, std::string> containers_;
-  std::map<TaskId, bool> restarting_;
   std::size_t expected_ = 0;
   std::uint64_t version_ = 0;
   std::shared_ptr<const ClusterVersion> current_;
