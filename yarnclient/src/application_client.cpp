@@ -33,9 +33,7 @@ ApplicationClient& ApplicationClient::operator=(ApplicationClient&&) noexcept = 
 
 RpcOptions ApplicationClient::options_for(const HadoopConfiguration& configuration) {
   RpcOptions options;
-  for (const auto& id : configuration.resource_manager_ids()) {
-    options.addresses.push_back(configuration.resource_manager_address(RmService::client, id));
-  }
+  options.addresses = configuration.resource_manager_addresses(RmService::client);
   options.user = hadoop_user_name();
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   options.call_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.rpc-timeout.ms", 120'000));

@@ -42,9 +42,7 @@ Result<std::unique_ptr<ApplicationMasterClient>> ApplicationMasterClient::from_c
                       "application master it starts");
   }
   RpcOptions options;
-  for (const auto& id : configuration.resource_manager_ids()) {
-    options.addresses.push_back(configuration.resource_manager_address(RmService::scheduler, id));
-  }
+  options.addresses = configuration.resource_manager_addresses(RmService::scheduler);
   options.token = *token;
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   options.call_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.rpc-timeout.ms", 120'000));

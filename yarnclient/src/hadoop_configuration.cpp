@@ -231,6 +231,12 @@ std::string HadoopConfiguration::resource_manager_address(RmService service, con
   return get_or(key.address_key, "0.0.0.0:" + std::string(key.default_port));
 }
 
+std::vector<std::string> HadoopConfiguration::resource_manager_addresses(RmService service) const {
+  std::vector<std::string> addresses;
+  for (const auto& id : resource_manager_ids()) addresses.push_back(resource_manager_address(service, id));
+  return addresses;
+}
+
 std::string hadoop_user_name() {
   if (const char* user = std::getenv("HADOOP_USER_NAME"); user && *user) return user;
   if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_name;

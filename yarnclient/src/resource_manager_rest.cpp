@@ -6,9 +6,7 @@ namespace spindle::yarn {
 
 ResourceManagerRest ResourceManagerRest::from_configuration(const HadoopConfiguration& configuration) {
   Options options;
-  for (const auto& id : configuration.resource_manager_ids()) {
-    options.web_addresses.push_back(configuration.resource_manager_address(RmService::webapp, id));
-  }
+  options.web_addresses = configuration.resource_manager_addresses(RmService::webapp);
   options.user = hadoop_user_name();
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   return ResourceManagerRest(std::move(options));

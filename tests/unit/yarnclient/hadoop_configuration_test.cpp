@@ -119,6 +119,8 @@ TEST(HadoopConfiguration, ResourceManagerHighAvailability) {
   EXPECT_EQ(conf.resource_manager_address(RmService::client, "rm1"), "master1:8032");
   EXPECT_EQ(conf.resource_manager_address(RmService::scheduler, "rm1"), "master1:8030");
   EXPECT_EQ(conf.resource_manager_address(RmService::client, "rm2"), "master2:18032");
+  EXPECT_EQ(conf.resource_manager_addresses(RmService::client),
+            (std::vector<std::string>{"master1:8032", "master2:18032"}));
 }
 
 TEST(HadoopConfiguration, WithoutHaThereIsOneResourceManager) {

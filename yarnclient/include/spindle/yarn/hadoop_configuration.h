@@ -47,6 +47,8 @@ class HadoopConfiguration {
   std::vector<std::string> resource_manager_ids() const;
   // host:port of one service of one ResourceManager (id from resource_manager_ids()).
   std::string resource_manager_address(RmService service, const std::string& rm_id = "") const;
+  // That service's host:port on every ResourceManager, in failover order.
+  std::vector<std::string> resource_manager_addresses(RmService service) const;
 
  private:
   std::optional<std::string> raw(std::string_view key) const;
