@@ -5,8 +5,10 @@
 #include "cli/cluster_command.h"
 #include "cli/doctor_command.h"
 #include "cli/exit_codes.h"
+#include "cli/job_commands.h"
 #include "cli/local_command.h"
 #include "cli/render_env_command.h"
+#include "cli/submit_command.h"
 #include "cli/validate_command.h"
 
 int main(int argc, char** argv) {
@@ -16,6 +18,11 @@ int main(int argc, char** argv) {
   int exit_code = spindle::cli::exit_done;
   spindle::cli::add_validate_command(app, exit_code);
   spindle::cli::add_render_env_command(app, exit_code);
+  spindle::cli::add_submit_command(app, exit_code);
+  spindle::cli::add_status_commands(app, exit_code);
+  spindle::cli::add_logs_command(app, exit_code);
+  spindle::cli::add_kill_command(app, exit_code);
+  spindle::cli::add_list_command(app, exit_code);
   spindle::cli::add_cluster_command(app, exit_code);
   spindle::cli::add_doctor_command(app, exit_code);
   spindle::cli::add_local_command(app, exit_code);

@@ -1,5 +1,7 @@
 #include "spindle/core/rendezvous.h"
 
+#include <nlohmann/json.hpp>
+
 #include <condition_variable>
 
 #include "spindle/core/environment.h"
@@ -47,6 +49,9 @@ void Rendezvous::publish_locked() {
   auto version = std::make_shared<ClusterVersion>();
   version->version = ++version_;
   version->cluster_json = cluster_json(spec_, *addresses);
+  nlohmann::json tasks = nlohmann::json::object();
+  for (const auto& [task, address] : addresses->all()) tasks[task.to_string()] = address.to_string();
+  version->tasks_json = tasks.dump();
   version->addresses = std::move(*addresses);
   current_ = std::move(version);
 }

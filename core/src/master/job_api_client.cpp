@@ -51,7 +51,8 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
       if (ec) return make_error("cannot reach " + where + ": " + ec.message());
       connection_ = std::move(fresh);
     }
-    http::request<http::string_body> request{method == "PUT" ? http::verb::put : http::verb::get, target, 11};
+    const auto verb = method == "PUT" ? http::verb::put : method == "POST" ? http::verb::post : http::verb::get;
+    http::request<http::string_body> request{verb, target, 11};
     request.set(http::field::host, host_);
     request.set("X-Spindle-Secret", secret_);
     request.keep_alive(true);
@@ -98,11 +99,87 @@ Result<std::optional<PublishedCluster>> JobApiClient::cluster_after(std::uint64_
     return make_error("the application master gave no cluster: " + message_of(answer->body, answer->status));
   }
   const auto parsed = nlohmann::json::parse(answer->body, nullptr, false);
-  if (parsed.is_discarded() || !parsed.contains("version") || !parsed.contains("cluster")) {
+  if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("version") ||
+      !parsed["version"].is_number_unsigned() || !parsed.contains("cluster") || !parsed["cluster"].is_object()) {
     return make_error("the application master's cluster answer is not {\"version\", \"cluster\"}");
   }
-  return std::optional<PublishedCluster>{
-      PublishedCluster{parsed["version"].get<std::uint64_t>(), parsed["cluster"].dump()}};
+  PublishedCluster published{parsed["version"].get<std::uint64_t>(), parsed["cluster"].dump(), {}};
+  if (parsed.contains("tasks") && parsed["tasks"].is_object()) {
+    for (const auto& [name, value] : parsed["tasks"].items()) {
+      auto task = parse_task_id(name);
+      auto address = value.is_string() ? parse_host_port(value.get<std::string>()) : make_error("not a string");
+      if (!task || !address) return make_error("the application master's cluster names a bad task or address: " + name);
+      published.addresses[*task] = *address;
+    }
+  }
+  return std::optional<PublishedCluster>{std::move(published)};
+}
+
+Result<void> JobApiClient::heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) {
+  const std::string body = nlohmann::json{{"container", heartbeat.container},
+                                          {"rss_bytes", heartbeat.rss_bytes},
+                                          {"cpu_seconds", heartbeat.cpu_seconds},
+                                          {"processes", heartbeat.processes},
+                                          {"cluster_version", heartbeat.cluster_version}}
+                               .dump();
+  auto answer =
+      exchange("POST", "/v1/tasks/" + task.type + "/" + std::to_string(task.index) + "/heartbeat", body, timeout_);
+  if (!answer) return answer.error();
+  if (answer->status != 200) return make_error("heartbeat refused: " + message_of(answer->body, answer->status));
+  return {};
+}
+
+Result<void> JobApiClient::report_result(const TaskId& task, const TaskResult& result) {
+  const std::string body = nlohmann::json{
+      {"container", result.container},
+      {"exit_code", result.exit_code},
+      {"description", result.description},
+      {"stderr_tail",
+       result.stderr_tail}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  auto answer =
+      exchange("POST", "/v1/tasks/" + task.type + "/" + std::to_string(task.index) + "/result", body, timeout_);
+  if (!answer) return answer.error();
+  if (answer->status != 200) return make_error("result refused: " + message_of(answer->body, answer->status));
+  return {};
+}
+
+Result<std::string> JobApiClient::status_json() {
+  auto answer = exchange("GET", "/v1/status", "", timeout_);
+  if (!answer) return answer.error();
+  if (answer->status != 200) {
+    return make_error("the application master gave no status: " + message_of(answer->body, answer->status));
+  }
+  return std::move(answer->body);
+}
+
+Result<std::vector<JobEvent>> JobApiClient::events_after(std::uint64_t after, std::chrono::milliseconds wait) {
+  auto answer =
+      exchange("GET", "/v1/events?after=" + std::to_string(after) + "&wait_ms=" + std::to_string(wait.count()), "",
+               wait + timeout_);
+  if (!answer) return answer.error();
+  if (answer->status != 200) {
+    return make_error("the application master gave no events: " + message_of(answer->body, answer->status));
+  }
+  const auto parsed = nlohmann::json::parse(answer->body, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("events") || !parsed["events"].is_array()) {
+    return make_error("the application master's events answer is not {\"events\": [...]}");
+  }
+  std::vector<JobEvent> events;
+  try {
+    for (const auto& item : parsed["events"]) {
+      if (!item.is_object()) continue;
+      JobEvent event;
+      event.sequence = item.value("sequence", std::uint64_t{0});
+      event.time_ms = item.value("time_ms", std::int64_t{0});
+      event.kind = item.value("kind", std::string());
+      event.task = item.value("task", std::string());
+      event.message = item.value("message", std::string());
+      events.push_back(std::move(event));
+    }
+  } catch (const nlohmann::json::exception&) {
+    return make_error("the application master's events have fields of the wrong type");
+  }
+  return events;
 }
 
 }  // namespace spindle

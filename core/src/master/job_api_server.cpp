@@ -68,6 +68,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle(Request request);
   void handle_register(const Request& request, std::string_view type, std::string_view index);
   void handle_cluster(const Request& request, std::string_view query);
+  void handle_task_report(const Request& request, std::string_view type, std::string_view index, std::string_view what);
+  void handle_events(const Request& request, std::string_view query);
   // The HTTP version and keep-alive of the request being answered.
   struct Answering {
     unsigned version = 11;
@@ -88,8 +90,8 @@ class Session : public std::enable_shared_from_this<Session> {
 
 class Server final : public JobApiServer {
  public:
-  Server(Rendezvous& rendezvous, JobApiOptions options)
-      : rendezvous_(rendezvous), options_(std::move(options)), acceptor_(io_) {}
+  Server(Rendezvous& rendezvous, JobApiOptions options, JobApiBackend* backend)
+      : rendezvous_(rendezvous), options_(std::move(options)), backend_(backend), acceptor_(io_) {}
   ~Server() override { stop(); }
 
   Result<void> listen() {
@@ -125,6 +127,7 @@ class Server final : public JobApiServer {
 
   Rendezvous& rendezvous() { return rendezvous_; }
   const JobApiOptions& options() const { return options_; }
+  JobApiBackend* backend() { return backend_; }
 
  private:
   void accept() {
@@ -145,6 +148,7 @@ class Server final : public JobApiServer {
 
   Rendezvous& rendezvous_;
   JobApiOptions options_;
+  JobApiBackend* backend_;
   net::io_context io_;
   tcp::acceptor acceptor_;
   net::steady_timer accept_pause_{io_};
@@ -200,11 +204,18 @@ void Session::handle(Request request) {
   const std::string_view path = target.substr(0, question);
   const std::string_view query = question == std::string_view::npos ? "" : target.substr(question + 1);
   constexpr std::string_view tasks = "/v1/tasks/";
-  if (path.starts_with(tasks) && request.method() == http::verb::put) {
+  if (path.starts_with(tasks)) {
+    // <type>/<index> or <type>/<index>/<report>
     const auto rest = path.substr(tasks.size());
     const auto slash = rest.find('/');
-    if (slash != std::string_view::npos) {
+    const auto second = slash == std::string_view::npos ? slash : rest.find('/', slash + 1);
+    if (slash != std::string_view::npos && second == std::string_view::npos && request.method() == http::verb::put) {
       handle_register(request, rest.substr(0, slash), rest.substr(slash + 1));
+      return;
+    }
+    if (second != std::string_view::npos && request.method() == http::verb::post && server_.backend()) {
+      handle_task_report(request, rest.substr(0, slash), rest.substr(slash + 1, second - slash - 1),
+                         rest.substr(second + 1));
       return;
     }
   }
@@ -212,16 +223,42 @@ void Session::handle(Request request) {
     handle_cluster(request, query);
     return;
   }
+  if (path == "/v1/status" && request.method() == http::verb::get && server_.backend()) {
+    reply(request, http::status::ok, server_.backend()->status_json());
+    return;
+  }
+  if (path == "/v1/events" && request.method() == http::verb::get && server_.backend()) {
+    handle_events(request, query);
+    return;
+  }
   reply(request, http::status::not_found, error_json("no such resource: " + std::string(path)));
 }
 
-void Session::handle_register(const Request& request, std::string_view type, std::string_view index_text) {
+std::optional<int> task_index(std::string_view text) {
   int index = -1;
-  auto [ptr, ec] = std::from_chars(index_text.data(), index_text.data() + index_text.size(), index);
-  if (ec != std::errc() || ptr != index_text.data() + index_text.size() || index < 0) {
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
+  if (ec != std::errc() || ptr != text.data() + text.size() || index < 0) return std::nullopt;
+  return index;
+}
+
+template <typename T>
+T field_or(const nlohmann::json& body, const char* key, T fallback) {
+  const auto found = body.find(key);
+  if (found == body.end()) return fallback;
+  if constexpr (std::is_same_v<T, std::string>) {
+    return found->is_string() ? found->template get<std::string>() : fallback;
+  } else {
+    return found->is_number() ? found->template get<T>() : fallback;
+  }
+}
+
+void Session::handle_register(const Request& request, std::string_view type, std::string_view index_text) {
+  const auto parsed_index = task_index(index_text);
+  if (!parsed_index) {
     reply(request, http::status::bad_request, error_json("\"" + std::string(index_text) + "\" is not a task index"));
     return;
   }
+  const int index = *parsed_index;
   const auto body = nlohmann::json::parse(request.body(), nullptr, false);
   if (body.is_discarded() || !body.is_object() || !body.contains("host") || !body["host"].is_string() ||
       !body.contains("port") || !body["port"].is_number_integer() || !body.contains("container") ||
@@ -236,13 +273,95 @@ void Session::handle_register(const Request& request, std::string_view type, std
     reply(request, http::status::bad_request, error_json(address.error().message));
     return;
   }
-  auto registered = server_.rendezvous().register_task(TaskId{std::string(type), index}, *address,
-                                                       body["container"].get<std::string>());
+  const TaskId task{std::string(type), index};
+  const auto container = body["container"].get<std::string>();
+  auto registered = server_.backend() ? server_.backend()->register_task(task, *address, container)
+                                      : server_.rendezvous().register_task(task, *address, container);
   if (!registered) {
     reply(request, http::status::conflict, error_json(registered.error().message));
     return;
   }
   reply(request, http::status::ok, R"({"registered":true})");
+}
+
+void Session::handle_task_report(const Request& request, std::string_view type, std::string_view index_text,
+                                 std::string_view what) {
+  const auto index = task_index(index_text);
+  if (!index) {
+    reply(request, http::status::bad_request, error_json("\"" + std::string(index_text) + "\" is not a task index"));
+    return;
+  }
+  const auto body = nlohmann::json::parse(request.body(), nullptr, false);
+  if (body.is_discarded() || !body.is_object() || !body.contains("container") || !body["container"].is_string()) {
+    reply(request, http::status::bad_request, error_json("a task's report is a JSON object with its \"container\""));
+    return;
+  }
+  const TaskId task{std::string(type), *index};
+  Result<void> taken;
+  if (what == "heartbeat") {
+    TaskHeartbeat heartbeat;
+    heartbeat.container = body["container"].get<std::string>();
+    heartbeat.rss_bytes = field_or<std::uint64_t>(body, "rss_bytes", 0);
+    heartbeat.cpu_seconds = field_or<double>(body, "cpu_seconds", 0);
+    heartbeat.processes = field_or<int>(body, "processes", 0);
+    heartbeat.cluster_version = field_or<std::uint64_t>(body, "cluster_version", 0);
+    taken = server_.backend()->heartbeat(task, heartbeat);
+  } else if (what == "result") {
+    if (!body.contains("exit_code") || !body["exit_code"].is_number_integer()) {
+      reply(request, http::status::bad_request, error_json("a task's result needs its \"exit_code\""));
+      return;
+    }
+    TaskResult result;
+    result.container = body["container"].get<std::string>();
+    result.exit_code = field_or<int>(body, "exit_code", 0);
+    result.description = field_or<std::string>(body, "description", "");
+    result.stderr_tail = field_or<std::string>(body, "stderr_tail", "");
+    taken = server_.backend()->result(task, result);
+  } else {
+    reply(request, http::status::not_found, error_json("a task reports a \"heartbeat\" or a \"result\""));
+    return;
+  }
+  if (!taken) {
+    reply(request, http::status::conflict, error_json(taken.error().message));
+    return;
+  }
+  reply(request, http::status::ok, R"({"accepted":true})");
+}
+
+nlohmann::json events_json(const std::vector<JobEvent>& events, std::uint64_t last) {
+  auto list = nlohmann::json::array();
+  for (const auto& event : events) {
+    list.push_back({{"sequence", event.sequence},
+                    {"time_ms", event.time_ms},
+                    {"kind", event.kind},
+                    {"task", event.task},
+                    {"message", event.message}});
+  }
+  return {{"events", std::move(list)}, {"last", last}};
+}
+
+void Session::handle_events(const Request& request, std::string_view query) {
+  const std::uint64_t after = query_number(query, "after").value_or(0);
+  const auto wait = std::chrono::milliseconds(std::min<std::uint64_t>(
+      query_number(query, "wait_ms").value_or(0), static_cast<std::uint64_t>(server_.options().longest_wait.count())));
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  auto self = shared_from_this();
+  const Answering to = answering(request);
+  auto& log = server_.backend()->events();
+  log.when_after(after, [self, answered, to](std::vector<JobEvent> events) {
+    if (answered->exchange(true)) return;
+    const auto last = events.empty() ? 0 : events.back().sequence;
+    auto body = events_json(events, last).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    net::post(self->stream_.get_executor(), [self, to, body = std::move(body)]() mutable {
+      self->poll_timer_.cancel();
+      self->reply(to, http::status::ok, std::move(body));
+    });
+  });
+  poll_timer_.expires_after(wait);
+  poll_timer_.async_wait([self, answered, to, &log, after](beast::error_code ec) {
+    if (ec || answered->exchange(true)) return;
+    self->reply(to, http::status::ok, events_json({}, std::max(after, log.last())).dump());
+  });
 }
 
 void Session::handle_cluster(const Request& request, std::string_view query) {
@@ -257,7 +376,8 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
     net::post(self->stream_.get_executor(), [self, to, version] {
       self->poll_timer_.cancel();
       self->reply(to, http::status::ok,
-                  "{\"version\":" + std::to_string(version->version) + ",\"cluster\":" + version->cluster_json + "}");
+                  "{\"version\":" + std::to_string(version->version) + ",\"cluster\":" + version->cluster_json +
+                      ",\"tasks\":" + version->tasks_json + "}");
     });
   });
   poll_timer_.expires_after(wait);
@@ -286,8 +406,9 @@ void Session::reply(Answering to, http::status status, std::string body) {
 
 }  // namespace
 
-Result<std::unique_ptr<JobApiServer>> JobApiServer::start(Rendezvous& rendezvous, JobApiOptions options) {
-  auto server = std::make_unique<Server>(rendezvous, std::move(options));
+Result<std::unique_ptr<JobApiServer>> JobApiServer::start(Rendezvous& rendezvous, JobApiOptions options,
+                                                          JobApiBackend* backend) {
+  auto server = std::make_unique<Server>(rendezvous, std::move(options), backend);
   try {
     if (auto listening = server->listen(); !listening) return listening.error();
   } catch (const std::exception& e) {

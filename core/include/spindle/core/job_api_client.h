@@ -2,11 +2,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "spindle/core/cluster_spec.h"
+#include "spindle/core/event_log.h"
+#include "spindle/core/job_api_server.h"
 #include "spindle/core/result.h"
 
 namespace spindle {
@@ -14,12 +17,13 @@ namespace spindle {
 // A cluster as the job API hands it out.
 struct PublishedCluster {
   std::uint64_t version = 0;
-  std::string cluster_json;
+  std::string cluster_json;              // the training cluster, as TF_CONFIG carries it
+  std::map<TaskId, HostPort> addresses;  // every task's
 };
 
-// The task executor's side of the job API: one kept-alive connection,
-// reopened when it breaks. Header-only Boost underneath, so executors link
-// statically.
+// A client of the job API (task executors, the CLI, the GUI): one
+// kept-alive connection, reopened when it breaks. Header-only Boost
+// underneath, so executors link statically. Not thread-safe: one per thread.
 class JobApiClient {
  public:
   JobApiClient(std::string host, std::uint16_t port, std::string secret,
@@ -29,6 +33,15 @@ class JobApiClient {
   Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container);
   // The cluster newer than `after`, waiting up to `wait`; nothing if none came.
   Result<std::optional<PublishedCluster>> cluster_after(std::uint64_t after, std::chrono::milliseconds wait);
+  Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat);
+  Result<void> report_result(const TaskId& task, const TaskResult& result);
+
+  // The job and its tasks as JSON (see the README's "job status").
+  Result<std::string> status_json();
+  // Events after `after`, waiting up to `wait` for the first; empty when none came.
+  Result<std::vector<JobEvent>> events_after(std::uint64_t after, std::chrono::milliseconds wait);
+
+  std::string address() const { return host_ + ":" + std::to_string(port_); }
 
  private:
   struct Connection;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "spindle/core/event_log.h"
 #include "spindle/core/rendezvous.h"
 #include "spindle/core/result.h"
 
@@ -19,14 +20,51 @@ struct JobApiOptions {
   int threads = 1;
 };
 
-// The application master's HTTP/1.1 API for task executors:
+// What a task executor reports while its command runs.
+struct TaskHeartbeat {
+  std::string container;
+  std::uint64_t rss_bytes = 0;
+  double cpu_seconds = 0;
+  int processes = 0;
+  std::uint64_t cluster_version = 0;  // the newest cluster the task has seen
+};
+
+// How a task's command ended, as its executor saw it.
+struct TaskResult {
+  std::string container;
+  int exit_code = 0;        // the shell's code: 128 + N when killed by signal N
+  std::string description;  // "exited with 3", "killed by SIGKILL"
+  std::string stderr_tail;
+};
+
+// The application master's answers beyond the rendezvous. Called from the
+// API's threads.
+class JobApiBackend {
+ public:
+  virtual ~JobApiBackend() = default;
+  // Checks the task against the container it runs in, then registers it
+  // with the rendezvous.
+  virtual Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container) = 0;
+  virtual Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) = 0;
+  virtual Result<void> result(const TaskId& task, const TaskResult& result) = 0;
+  virtual std::string status_json() = 0;
+  virtual EventLog& events() = 0;
+};
+
+// The application master's HTTP/1.1 API for task executors, the CLI and the GUI:
 //   PUT /v1/tasks/<type>/<index>   {"host", "port", "container"}  register
 //   GET /v1/cluster?after=N&wait_ms=M                             the cluster
 //       spec newer than version N, waiting up to M ms (204 when none came)
+//   POST /v1/tasks/<type>/<index>/heartbeat  TaskHeartbeat as JSON
+//   POST /v1/tasks/<type>/<index>/result     TaskResult as JSON
+//   GET /v1/status                           the job and every task
+//   GET /v1/events?after=N&wait_ms=M         events after N (long poll)
+// The last four need a backend; without one they answer 404.
 // Requests without the job's secret get 401 and change nothing.
 class JobApiServer {
  public:
-  static Result<std::unique_ptr<JobApiServer>> start(Rendezvous& rendezvous, JobApiOptions options);
+  static Result<std::unique_ptr<JobApiServer>> start(Rendezvous& rendezvous, JobApiOptions options,
+                                                     JobApiBackend* backend = nullptr);
   virtual ~JobApiServer() = default;
   virtual std::uint16_t port() const = 0;
   // Stops accepting, closes every connection and joins the threads.

@@ -21,7 +21,8 @@ namespace spindle {
 struct ClusterVersion {
   std::uint64_t version = 0;
   ClusterAddresses addresses;
-  std::string cluster_json;  // the addresses as task executors receive them
+  std::string cluster_json;  // the training cluster, as TF_CONFIG carries it
+  std::string tasks_json;    // every task's address: {"worker:0": "h:p", ...}
 };
 
 // The registry of task addresses that lives in the application master. Task

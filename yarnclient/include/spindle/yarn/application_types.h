@@ -32,6 +32,13 @@ struct LocalFile {
   bool archive = false;                // unpacked by YARN (tar.gz, zip, jar)
 };
 
+// Local files as base64 of JSON ([{"name", "url", "size", "time", "archive"}]),
+// the way a client hands the staged files to its application master through
+// an environment variable. Base64, because NodeManagers write environment
+// values into the launch script between double quotes without escaping them.
+std::string encode_local_files(const std::vector<LocalFile>& files);
+Result<std::vector<LocalFile>> decode_local_files(std::string_view encoded);
+
 // What a container runs: its files, environment and commands. `credentials`
 // is a whole token storage file ("HDTS"...), empty for none.
 struct LaunchContext {

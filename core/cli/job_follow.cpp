@@ -1,0 +1,87 @@
+#include "cli/job_follow.h"
+
+#include <chrono>
+#include <ctime>
+#include <iomanip>
+#include <iostream>
+#include <thread>
+
+#include "cli/exit_codes.h"
+
+namespace spindle::cli {
+namespace {
+
+std::string clock_time(std::int64_t ms) {
+  if (ms <= 0) return "-";
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm local{};
+  localtime_r(&seconds, &local);
+  char text[16];
+  std::strftime(text, sizeof(text), "%H:%M:%S", &local);
+  return text;
+}
+
+}  // namespace
+
+void print_status_table(const JobStatus& status, std::ostream& out) {
+  out << std::left << std::setw(16) << "TASK" << std::setw(11) << "PHASE" << std::setw(22) << "ADDRESS" << std::setw(6)
+      << "EXIT" << std::setw(9) << "RESTARTS" << std::setw(9) << "STARTED" << std::setw(9) << "ENDED"
+      << "CONTAINER\n";
+  for (const auto& task : status.tasks) {
+    out << std::left << std::setw(16) << task.task << std::setw(11) << task.phase << std::setw(22)
+        << (task.address.empty() ? "-" : task.address) << std::setw(6)
+        << (task.exit_code ? std::to_string(*task.exit_code) : "-") << std::setw(9)
+        << (std::to_string(task.restarts) + (task.lost ? "+" + std::to_string(task.lost) : "")) << std::setw(9)
+        << clock_time(task.started_ms) << std::setw(9) << clock_time(task.finished_ms)
+        << (task.container.empty() ? "-" : task.container) << '\n';
+  }
+}
+
+void print_outcome(const yarn::ApplicationReport& report, std::ostream& out) {
+  out << report.id.to_string() << " " << report.state;
+  if (report.final_status != "UNDEFINED") out << " " << report.final_status;
+  out << '\n';
+  if (!report.diagnostics.empty()) out << report.diagnostics << '\n';
+}
+
+int follow_job(client::JobConnection& job, std::ostream& progress) {
+  std::uint64_t seen = 0;
+  std::string last_state;
+  int unreachable = 0;
+  while (true) {
+    auto report = job.report();
+    if (!report) {
+      // A ResourceManager restart is survivable; a minute of silence is not.
+      if (++unreachable > 60) {
+        std::cerr << report.error().message << '\n';
+        return exit_cluster_unreachable;
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      continue;
+    }
+    unreachable = 0;
+    if (report->state != last_state) {
+      progress << report->id.to_string() << ": " << report->state << '\n';
+      last_state = report->state;
+    }
+    if (report->finished()) break;
+    const auto events = job.events_after(seen, std::chrono::seconds(1));
+    for (const auto& event : events) {
+      progress << "  " << (event.task.empty() ? "job" : event.task) << " " << event.kind
+               << (event.message.empty() ? "" : ": " + event.message) << '\n';
+      seen = event.sequence;
+    }
+    // Each batch may change a task; the last one before the end is what is kept.
+    if (!events.empty()) (void)job.live_status();
+    if (events.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  job.remember_final_status();
+  auto final_report = job.report();
+  if (!final_report) {
+    std::cerr << final_report.error().message << '\n';
+    return exit_cluster_unreachable;
+  }
+  return final_report->final_status == "SUCCEEDED" ? exit_done : exit_job_failed;
+}
+
+}  // namespace spindle::cli

@@ -1,0 +1,59 @@
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "cli/exit_codes.h"
+#include "cli/job_commands.h"
+#include "spindle/client/job_connection.h"
+
+namespace spindle::cli {
+namespace {
+
+int run_kill(const std::string& application) {
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) {
+    std::cerr << configuration.error().message << '\n';
+    return exit_bad_input;
+  }
+  auto id = yarn::ApplicationId::parse(application);
+  if (!id) {
+    std::cerr << id.error().message << '\n';
+    return exit_bad_input;
+  }
+  auto job = client::JobConnection::open(*configuration, application);
+  if (!job) {
+    std::cerr << job.error().message << '\n';
+    return exit_bad_input;
+  }
+  (void)job->live_status();  // the tasks as they were, kept with the record below
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    auto killed = job->client().kill(*id, "killed by its owner with spindle kill");
+    if (!killed) {
+      std::cerr << killed.error().message << '\n';
+      return exit_cluster_unreachable;
+    }
+    if (*killed) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  job->remember_final_status();
+  auto report = job->report();
+  if (!report) {
+    std::cerr << report.error().message << '\n';
+    return exit_cluster_unreachable;
+  }
+  std::cout << application << " " << report->state << '\n';
+  return report->finished() ? exit_done : exit_cluster_unreachable;
+}
+
+}  // namespace
+
+void add_kill_command(CLI::App& app, int& exit_code) {
+  auto application = std::make_shared<std::string>();
+  CLI::App* command = app.add_subcommand("kill", "Kill a job: every container of it stops");
+  command->add_option("application", *application, "Application id")->required();
+  command->callback([application, &exit_code] { exit_code = run_kill(*application); });
+}
+
+}  // namespace spindle::cli

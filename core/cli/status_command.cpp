@@ -1,0 +1,87 @@
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/exit_codes.h"
+#include "cli/job_commands.h"
+#include "cli/job_follow.h"
+
+namespace spindle::cli {
+namespace {
+
+struct StatusOptions {
+  std::string application;
+  bool json = false;
+};
+
+int run_status(const StatusOptions& options) {
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) {
+    std::cerr << configuration.error().message << '\n';
+    return exit_bad_input;
+  }
+  auto job = client::JobConnection::open(*configuration, options.application);
+  if (!job) {
+    std::cerr << job.error().message << '\n';
+    return exit_bad_input;
+  }
+  auto report = job->report();
+  if (!report) {
+    std::cerr << report.error().message << '\n';
+    return exit_cluster_unreachable;
+  }
+  const auto status = job->last_status();
+  if (options.json) {
+    nlohmann::json out = {{"application_id", report->id.to_string()},
+                          {"name", report->name},
+                          {"state", report->state},
+                          {"final_status", report->final_status},
+                          {"diagnostics", report->diagnostics},
+                          {"tracking_url", report->tracking_url},
+                          {"start_time_ms", report->start_time},
+                          {"finish_time_ms", report->finish_time}};
+    out["job"] = status ? nlohmann::json::parse(to_json(*status)) : nlohmann::json(nullptr);
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  } else {
+    if (status) print_status_table(*status, std::cout);
+    if (!status && !job->record()) {
+      std::cout << "(no per-task status: this machine does not hold the job's secret)\n";
+    }
+    print_outcome(*report, std::cout);
+  }
+  return exit_done;
+}
+
+int run_watch(const StatusOptions& options) {
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) {
+    std::cerr << configuration.error().message << '\n';
+    return exit_bad_input;
+  }
+  auto job = client::JobConnection::open(*configuration, options.application);
+  if (!job) {
+    std::cerr << job.error().message << '\n';
+    return exit_bad_input;
+  }
+  const int code = follow_job(*job, std::cout);
+  if (auto status = job->last_status()) print_status_table(*status, std::cout);
+  if (auto report = job->report()) print_outcome(*report, std::cout);
+  return code;
+}
+
+}  // namespace
+
+void add_status_commands(CLI::App& app, int& exit_code) {
+  auto status = std::make_shared<StatusOptions>();
+  CLI::App* command = app.add_subcommand("status", "A job's state and every task's");
+  command->add_option("application", status->application, "Application id")->required();
+  command->add_flag("--json", status->json, "Print as JSON");
+  command->callback([status, &exit_code] { exit_code = run_status(*status); });
+
+  auto watch = std::make_shared<StatusOptions>();
+  CLI::App* watching = app.add_subcommand("watch", "Follow a job's events until it ends");
+  watching->add_option("application", watch->application, "Application id")->required();
+  watching->callback([watch, &exit_code] { exit_code = run_watch(*watch); });
+}
+
+}  // namespace spindle::cli

@@ -1,0 +1,142 @@
+#include "client/staging.h"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "spindle/yarn/webhdfs.h"
+
+namespace spindle::client {
+namespace {
+
+std::int64_t modification_ms(const std::filesystem::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return 0;
+  return static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000 + info.st_mtim.tv_nsec / 1'000'000;
+}
+
+class LocalStaging final : public StagingArea {
+ public:
+  explicit LocalStaging(std::filesystem::path directory) : directory_(std::move(directory)) {}
+
+  Result<void> create() override {
+    std::error_code ec;
+    std::filesystem::create_directories(directory_, ec);
+    if (ec) return make_error("cannot create the staging directory " + directory_.string() + ": " + ec.message());
+    return {};
+  }
+  Result<yarn::LocalFile> put(const std::filesystem::path& local, const std::string& name, bool archive) override {
+    std::error_code ec;
+    std::filesystem::copy_file(local, directory_ / name, std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) return make_error("cannot stage " + local.string() + " in " + directory_.string() + ": " + ec.message());
+    return described(directory_ / name, name, archive);
+  }
+  Result<yarn::LocalFile> put_text(const std::string& text, const std::string& name) override {
+    std::ofstream out(directory_ / name, std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) return make_error("cannot write " + (directory_ / name).string());
+    return described(directory_ / name, name, false);
+  }
+  Result<yarn::LocalFile> describe(const std::string& uri, const std::string& name, bool archive) override {
+    if (!uri.starts_with("file://")) {
+      return make_error(uri + " is on another file system than the cluster's default (file:); give a local path");
+    }
+    return described(uri.substr(7), name, archive);
+  }
+  Result<void> remove() override {
+    std::error_code ec;
+    std::filesystem::remove_all(directory_, ec);
+    if (ec) return make_error("cannot remove " + directory_.string() + ": " + ec.message());
+    return {};
+  }
+  std::string location() const override { return directory_.string(); }
+  std::string removal_location() const override { return "file://" + directory_.string(); }
+
+ private:
+  static Result<yarn::LocalFile> described(const std::filesystem::path& path, const std::string& name, bool archive) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) return make_error("cannot read " + path.string() + ": " + ec.message());
+    yarn::LocalFile file;
+    file.name = name;
+    file.url = "file://" + std::filesystem::absolute(path).string();
+    file.size = static_cast<std::int64_t>(size);
+    file.modification_time = modification_ms(path);
+    file.archive = archive;
+    return file;
+  }
+
+  std::filesystem::path directory_;
+};
+
+class HdfsStaging final : public StagingArea {
+ public:
+  HdfsStaging(yarn::WebHdfs hdfs, std::string directory) : hdfs_(std::move(hdfs)), directory_(std::move(directory)) {}
+
+  Result<void> create() override { return hdfs_.mkdirs(directory_, "700"); }
+  Result<yarn::LocalFile> put(const std::filesystem::path& local, const std::string& name, bool archive) override {
+    const auto path = directory_ + "/" + name;
+    if (auto uploaded = hdfs_.upload(local, path, true); !uploaded) return uploaded.error();
+    return described(path, name, archive);
+  }
+  Result<yarn::LocalFile> put_text(const std::string& text, const std::string& name) override {
+    const auto path = directory_ + "/" + name;
+    if (auto written = hdfs_.write(path, text, true); !written) return written.error();
+    return described(path, name, false);
+  }
+  Result<yarn::LocalFile> describe(const std::string& uri, const std::string& name, bool archive) override {
+    if (!uri.starts_with("hdfs://")) {
+      return make_error(uri + " is not on HDFS, the cluster's file system; give a local path or an hdfs:// URI");
+    }
+    // hdfs:///path or hdfs://namenode:port/path
+    const auto rest = uri.substr(7);
+    const auto path = rest.substr(rest.find('/'));
+    return described(path, name, archive);
+  }
+  Result<void> remove() override {
+    auto removed = hdfs_.remove(directory_, true);
+    if (!removed) return removed.error();
+    return {};
+  }
+  std::string location() const override { return hdfs_.uri(directory_); }
+  std::string removal_location() const override {
+    return "http://" + hdfs_.options().namenode_http + "/webhdfs/v1" + directory_ +
+           "?user.name=" + hdfs_.options().user;
+  }
+
+ private:
+  Result<yarn::LocalFile> described(const std::string& path, const std::string& name, bool archive) {
+    auto status = hdfs_.status(path);
+    if (!status) return status.error();
+    yarn::LocalFile file;
+    file.name = name;
+    file.url = hdfs_.uri(path);
+    file.size = status->length;
+    file.modification_time = status->modification_time;
+    file.archive = archive;
+    return file;
+  }
+
+  yarn::WebHdfs hdfs_;
+  std::string directory_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<StagingArea>> StagingArea::open(const yarn::HadoopConfiguration& configuration,
+                                                       const std::string& application_id) {
+  const auto default_fs = configuration.get_or("fs.defaultFS", "file:///");
+  if (default_fs.starts_with("file:")) {
+    const char* home = std::getenv("HOME");
+    return std::unique_ptr<StagingArea>(
+        std::make_unique<LocalStaging>(std::filesystem::path(home ? home : "/tmp") / ".spindle" / application_id));
+  }
+  auto hdfs = yarn::WebHdfs::from_configuration(configuration);
+  if (!hdfs) return hdfs.error();
+  const auto directory = "/user/" + hdfs->options().user + "/.spindle/" + application_id;
+  return std::unique_ptr<StagingArea>(std::make_unique<HdfsStaging>(std::move(*hdfs), directory));
+}
+
+}  // namespace spindle::client

@@ -1,0 +1,193 @@
+#include "spindle/client/submit.h"
+
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "client/staging.h"
+#include "spindle/client/job_records.h"
+#include "spindle/core/spec_writer.h"
+#include "spindle/yarn/application_client.h"
+#include "spindle/yarn/credentials.h"
+
+namespace spindle::client {
+namespace {
+
+using Kind = SubmitError::Kind;
+
+SubmitError bad_input(std::string message) {
+  return SubmitError{Kind::bad_input, std::move(message)};
+}
+SubmitError cluster_error(std::string message) {
+  return SubmitError{Kind::cluster, std::move(message)};
+}
+
+Result<std::string> fresh_secret() {
+  unsigned char bytes[32];
+  if (::getrandom(bytes, sizeof(bytes), 0) != static_cast<ssize_t>(sizeof(bytes))) {
+    return make_error("the system gave no random bytes for the job's secret");
+  }
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string secret;
+  for (unsigned char byte : bytes) {
+    secret += digits[byte >> 4];
+    secret += digits[byte & 0xf];
+  }
+  return secret;
+}
+
+std::filesystem::path container_binary(const SubmitOptions& options) {
+  if (!options.container_binary.empty()) return options.container_binary;
+  if (const char* explicit_path = std::getenv("SPINDLE_CONTAINER_BINARY"); explicit_path && *explicit_path) {
+    return explicit_path;
+  }
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return self.parent_path() / "spindle-container";
+}
+
+// What the cluster can refuse only after the job started (a label no node
+// has, a container larger than any node) is checked before anything is made.
+Result<void, SubmitError> check_against_cluster(const JobSpec& spec, yarn::ApplicationClient& client,
+                                                const yarn::Resources& maximum) {
+  auto too_large = [&](const std::string& field, std::uint64_t memory, int vcores) -> std::optional<SubmitError> {
+    if (static_cast<std::int64_t>(memory) > maximum.memory_mib) {
+      return bad_input(field + ".memory is " + std::to_string(memory) +
+                       " MiB, more than the largest container this cluster grants (" +
+                       std::to_string(maximum.memory_mib) + " MiB); ask for at most that");
+    }
+    if (vcores > maximum.vcores) {
+      return bad_input(field + ".vcores is " + std::to_string(vcores) +
+                       ", more than the largest container this cluster grants (" + std::to_string(maximum.vcores) +
+                       " vcores); ask for at most that");
+    }
+    return std::nullopt;
+  };
+  if (auto problem =
+          too_large("application_master", spec.application_master.memory_mib, spec.application_master.vcores)) {
+    return *problem;
+  }
+  std::set<std::string> wanted_labels;
+  for (const auto& task : spec.tasks) {
+    if (auto problem = too_large("tasks." + task.type, task.memory_mib, task.vcores)) return *problem;
+    if (!task.node_label.empty()) wanted_labels.insert(task.node_label);
+  }
+  auto queue = client.queue(spec.queue, false);
+  if (!queue) return bad_input(queue.error().message);
+  if (wanted_labels.empty()) return {};
+  auto nodes = client.nodes();
+  if (!nodes) return cluster_error(nodes.error().message);
+  std::set<std::string> labels_on_nodes;
+  for (const auto& node : *nodes) labels_on_nodes.insert(node.labels.begin(), node.labels.end());
+  for (const auto& task : spec.tasks) {
+    if (task.node_label.empty() || labels_on_nodes.count(task.node_label)) continue;
+    std::string known;
+    for (const auto& label : labels_on_nodes) known += (known.empty() ? "" : ", ") + label;
+    return bad_input("tasks." + task.type + ".node_label is \"" + task.node_label +
+                     "\", a label no node of this cluster has (" +
+                     (known.empty() ? std::string("it has no labelled nodes") : "labels in use: " + known) +
+                     "); fix the label or leave it out");
+  }
+  return {};
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
+                                             const SubmitOptions& options) {
+  auto progress = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+  const auto binary = container_binary(options);
+  if (::access(binary.c_str(), X_OK) != 0) {
+    return bad_input("the container binary " + binary.string() +
+                     " is missing or not executable; it is built with spindle (target spindle-container), or "
+                     "set SPINDLE_CONTAINER_BINARY to its path");
+  }
+  yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
+  auto created = client.new_application();
+  if (!created) return cluster_error(created.error().message);
+  if (auto checked = check_against_cluster(spec, client, created->maximum); !checked) return checked.error();
+  const auto application_id = created->id.to_string();
+
+  auto secret = fresh_secret();
+  if (!secret) return cluster_error(secret.error().message);
+  auto staging = StagingArea::open(configuration, application_id);
+  if (!staging) return cluster_error(staging.error().message);
+  auto& area = **staging;
+
+  // From here on, a failure removes what was staged.
+  auto fail = [&](SubmitError error) -> Result<SubmittedJob, SubmitError> {
+    if (auto removed = area.remove(); !removed) error.message += " (and " + removed.error().message + ")";
+    return error;
+  };
+  progress("staging the job's files in " + area.location());
+  if (auto made = area.create(); !made) return fail(cluster_error(made.error().message));
+  std::vector<yarn::LocalFile> staged;
+  auto stage = [&](Result<yarn::LocalFile> file) -> bool {
+    if (!file) return false;
+    staged.push_back(std::move(*file));
+    return true;
+  };
+  std::string why;
+  auto keep = [&](Result<yarn::LocalFile> file) {
+    if (!file) why = file.error().message;
+    return stage(std::move(file));
+  };
+  if (!keep(area.put(binary, "spindle-container", false))) return fail(cluster_error(why));
+  if (!keep(area.put_text(to_json(spec).dump(2), "job.json"))) return fail(cluster_error(why));
+  for (const auto* list : {&spec.files, &spec.archives}) {
+    const bool archive = list == &spec.archives;
+    for (const auto& file : *list) {
+      const bool remote = file.source.find("://") != std::string::npos;
+      auto described =
+          remote ? area.describe(file.source, file.name, archive) : area.put(file.source, file.name, archive);
+      if (!keep(std::move(described))) return fail(remote ? bad_input(why) : cluster_error(why));
+    }
+  }
+
+  yarn::SubmissionRequest request;
+  request.id = created->id;
+  request.name = spec.name;
+  request.queue = spec.queue;
+  request.priority = spec.priority;
+  request.tags = spec.tags;
+  request.max_attempts = spec.max_attempts;
+  request.am_resources = yarn::Resources{
+      static_cast<std::int64_t>(spec.application_master.memory_mib), spec.application_master.vcores, {}};
+  request.am.files = staged;
+  request.am.environment["SPINDLE_RESOURCES"] = yarn::encode_local_files(staged);
+  request.am.environment["SPINDLE_STAGING"] = area.removal_location();
+  request.am.commands = {"./spindle-container master 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
+  yarn::Credentials credentials;
+  credentials.secrets["spindle.job.secret"] = *secret;
+  request.am.credentials = credentials.serialize();
+
+  progress("submitting " + application_id + " to queue " + spec.queue);
+  if (auto submitted = client.submit(request); !submitted) {
+    // The ResourceManager may have taken it before refusing: make sure nothing runs.
+    (void)client.kill(created->id, "its submission failed");
+    return fail(cluster_error(submitted.error().message));
+  }
+  JobRecord record;
+  record.application_id = application_id;
+  record.name = spec.name;
+  record.secret = *secret;
+  record.staging = area.location();
+  record.submitted_ms = now_ms();
+  if (auto saved = JobRecords().save(record); !saved) {
+    (void)client.kill(created->id, "its secret could not be kept on the submitting machine");
+    return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));
+  }
+  return SubmittedJob{application_id, area.location()};
+}
+
+}  // namespace spindle::client

@@ -1,0 +1,395 @@
+#include "container/application_master.h"
+
+#include <csignal>
+
+#include <atomic>
+#include <condition_variable>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "container/container_context.h"
+#include "container/job_file.h"
+#include "container/staging_cleanup.h"
+#include "spindle/core/job_api_server.h"
+#include "spindle/core/job_lifecycle.h"
+#include "spindle/core/job_status.h"
+#include "spindle/core/shell_quote.h"
+#include "spindle/yarn/application_master_client.h"
+#include "spindle/yarn/credentials.h"
+#include "spindle/yarn/node_manager_client.h"
+
+namespace spindle::container {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::atomic<int> stop_signal = 0;
+
+extern "C" void remember_stop_signal(int signal) {
+  stop_signal = signal;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void log(const std::string& line) {
+  std::cerr << "spindle master: " << line << std::endl;
+}
+
+// The job API's view of the application master: every call takes the lock
+// the main loop holds while it changes the life cycle.
+class MasterBackend final : public JobApiBackend {
+ public:
+  MasterBackend(JobLifecycle& lifecycle, EventLog& events, Rendezvous& rendezvous, std::string application_id)
+      : lifecycle_(lifecycle), events_(events), rendezvous_(rendezvous), application_id_(std::move(application_id)) {}
+
+  std::mutex& mutex() { return mutex_; }
+  // Wakes the main loop early, e.g. when a task reports its end.
+  void wait(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds most) {
+    wake_.wait_for(lock, most, [this] { return woken_; });
+    woken_ = false;
+  }
+
+  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container) override {
+    std::lock_guard lock(mutex_);
+    return lifecycle_.register_task(task, address, container);
+  }
+  Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) override {
+    std::lock_guard lock(mutex_);
+    return lifecycle_.heartbeat(task, heartbeat);
+  }
+  Result<void> result(const TaskId& task, const TaskResult& result) override {
+    std::lock_guard lock(mutex_);
+    auto taken = lifecycle_.result(task, result);
+    woken_ = true;
+    wake_.notify_all();
+    return taken;
+  }
+  std::string status_json() override {
+    std::lock_guard lock(mutex_);
+    const auto current = rendezvous_.current();
+    return to_json(job_status(lifecycle_, application_id_, current ? current->version : 0, started_ms_));
+  }
+  EventLog& events() override { return events_; }
+
+ private:
+  JobLifecycle& lifecycle_;
+  EventLog& events_;
+  Rendezvous& rendezvous_;
+  const std::string application_id_;
+  const std::int64_t started_ms_ = now_ms();
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool woken_ = false;
+};
+
+yarn::FinalStatus final_status(JobOutcome outcome) {
+  switch (outcome) {
+    case JobOutcome::succeeded: return yarn::FinalStatus::succeeded;
+    case JobOutcome::killed: return yarn::FinalStatus::killed;
+    default: return yarn::FinalStatus::failed;
+  }
+}
+
+class ApplicationMaster {
+ public:
+  ApplicationMaster(ContainerContext context, JobSpec spec, std::vector<yarn::LocalFile> staged_files)
+      : context_(std::move(context)),
+        staged_files_(std::move(staged_files)),
+        rendezvous_(spec),
+        lifecycle_(spec, rendezvous_, events_),
+        backend_(lifecycle_, events_, rendezvous_, context_.application_id) {}
+
+  Result<void> start(yarn::ApplicationMasterClient& scheduler) {
+    scheduler_ = &scheduler;
+    JobApiOptions api;
+    api.secret = context_.secret;
+    api.threads = 2;
+    auto server = JobApiServer::start(rendezvous_, api, &backend_);
+    if (!server) return server.error();
+    server_ = std::move(*server);
+    api_address_ = context_.host + ":" + std::to_string(server_->port());
+    tracking_url_ = "http://" + api_address_ + "/";
+    auto registration = scheduler.register_master(context_.host, server_->port(), tracking_url_);
+    if (!registration) return registration.error();
+    maximum_ = registration->maximum;
+    events_.append("job", "", "application master registered; job API at " + api_address_);
+    log("registered in queue " + registration->queue + "; job API at " + api_address_);
+    return {};
+  }
+
+  // Follows the job until its end is decided and its containers are gone.
+  Result<void> run() {
+    std::optional<Clock::time_point> stop_deadline;
+    while (true) {
+      std::vector<yarn::ContainerAsk> asks;
+      bool outstanding = false;
+      {
+        std::unique_lock lock(backend_.mutex());
+        if (stop_signal && !lifecycle_.ending()) {
+          lifecycle_.kill("the application master was stopped by signal " + std::to_string(stop_signal.load()));
+        }
+        lifecycle_.tick(Clock::now());
+        asks = changed_asks(outstanding);
+      }
+      auto allocation = scheduler_->allocate(asks, release_, progress());
+      if (!allocation) return allocation.error();
+      release_.clear();
+      if (allocation->must_shut_down || allocation->must_resync) {
+        std::lock_guard lock(backend_.mutex());
+        lifecycle_.kill("the ResourceManager no longer knows this attempt");
+        return {};
+      }
+      for (const auto& container : allocation->allocated) launch(container);
+      {
+        std::lock_guard lock(backend_.mutex());
+        for (const auto& completed : allocation->completed) {
+          lifecycle_.container_completed(completed.id, completed.exit_status, completed.diagnostics);
+          stopping_.erase(completed.id);
+        }
+        if (const auto current = rendezvous_.current(); current && current->version > published_) {
+          published_ = current->version;
+          lifecycle_.cluster_published(published_);
+        }
+      }
+      if (lifecycle_.ending()) {
+        if (!stop_deadline) stop_deadline = Clock::now() + std::chrono::seconds(20);
+        std::vector<std::string> live;
+        {
+          std::lock_guard lock(backend_.mutex());
+          live = lifecycle_.live_containers();
+        }
+        if (live.empty() || Clock::now() > *stop_deadline || stop_signal) return {};
+        for (const auto& container : live) stop(container);
+      }
+      std::unique_lock lock(backend_.mutex());
+      // Fast while containers are outstanding or being stopped, slow afterwards.
+      const bool busy = outstanding || lifecycle_.ending() || launching();
+      backend_.wait(lock, busy ? std::chrono::milliseconds(100) : std::chrono::milliseconds(1000));
+    }
+  }
+
+  Result<void> finish() {
+    std::string diagnostics;
+    yarn::FinalStatus status;
+    {
+      std::lock_guard lock(backend_.mutex());
+      diagnostics = lifecycle_.diagnostics();
+      status = final_status(lifecycle_.outcome());
+      if (!lifecycle_.ending()) {
+        status = yarn::FinalStatus::failed;
+        diagnostics = "the application master ended before the job did";
+      }
+    }
+    log("finishing: " + diagnostics);
+    auto finished = scheduler_->finish(status, diagnostics, tracking_url_);
+    events_.append("unregistered", "", diagnostics);
+    return finished;
+  }
+
+  void fail(const std::string& why) {
+    std::lock_guard lock(backend_.mutex());
+    if (!lifecycle_.ending()) lifecycle_.kill(why);
+  }
+
+  bool succeeded() {
+    std::lock_guard lock(backend_.mutex());
+    return lifecycle_.outcome() == JobOutcome::succeeded;
+  }
+
+  void stop_api() {
+    if (server_) server_->stop();
+  }
+
+ private:
+  // Asks whose count changed since they were last sent: the ResourceManager
+  // takes each as the new total, so repeating an unchanged one would re-ask
+  // for containers already granted but not yet received.
+  std::vector<yarn::ContainerAsk> changed_asks(bool& outstanding) {
+    std::vector<yarn::ContainerAsk> asks;
+    const auto wanted = lifecycle_.containers_wanted();
+    const auto& tasks = lifecycle_.spec().tasks;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      const auto& task = tasks[i];
+      const int count = wanted.count(task.type) ? wanted.at(task.type) : 0;
+      outstanding = outstanding || count > 0;
+      if (sent_[task.type] == count) continue;
+      sent_[task.type] = count;
+      yarn::ContainerAsk ask;
+      ask.allocation_request_id = static_cast<std::int64_t>(i);
+      ask.priority = static_cast<int>(i) + 1;
+      ask.resources.memory_mib = static_cast<std::int64_t>(task.memory_mib);
+      ask.resources.vcores = task.vcores;
+      if (task.gpus > 0) ask.resources.others["yarn.io/gpu"] = task.gpus;
+      ask.node_label = task.node_label;
+      ask.count = count;
+      asks.push_back(std::move(ask));
+    }
+    return asks;
+  }
+
+  bool launching() const {
+    for (const auto& task : lifecycle_.tasks()) {
+      if (task.phase == TaskPhase::launching || task.phase == TaskPhase::registered) return true;
+    }
+    return false;
+  }
+
+  float progress() {
+    std::lock_guard lock(backend_.mutex());
+    const auto& tasks = lifecycle_.tasks();
+    if (tasks.empty()) return 0;
+    int done = 0;
+    for (const auto& task : tasks) done += task.phase == TaskPhase::succeeded ? 1 : 0;
+    return static_cast<float>(done) / static_cast<float>(tasks.size());
+  }
+
+  yarn::NodeManagerClient* node_manager(const std::string& node) {
+    auto found = node_managers_.find(node);
+    if (found != node_managers_.end()) return found->second.get();
+    const auto token = scheduler_->node_manager_token(node);
+    if (!token) return nullptr;
+    yarn::RpcOptions base;
+    base.connect_timeout = std::chrono::seconds(20);
+    base.call_timeout = std::chrono::seconds(60);
+    auto client = std::make_unique<yarn::NodeManagerClient>(node, *token, base);
+    auto* raw = client.get();
+    node_managers_[node] = std::move(client);
+    return raw;
+  }
+
+  void launch(const yarn::AllocatedContainer& container) {
+    std::optional<TaskId> task;
+    int attempt = 0;
+    {
+      std::lock_guard lock(backend_.mutex());
+      const auto& tasks = lifecycle_.spec().tasks;
+      const auto request = container.allocation_request_id;
+      if (request >= 0 && static_cast<std::size_t>(request) < tasks.size()) {
+        const auto log_url =
+            "http://" + container.node_http_address + "/node/containerlogs/" + container.id + "/" + context_.user;
+        task = lifecycle_.assign_container(tasks[static_cast<std::size_t>(request)].type, container.id, container.node,
+                                           container.node_http_address, log_url);
+        if (task) {
+          const auto* record = lifecycle_.find(*task);
+          attempt = record->restarts + record->lost;
+        }
+      }
+    }
+    if (!task) {
+      release_.push_back(container.id);
+      return;
+    }
+    yarn::LaunchContext launch;
+    launch.files = staged_files_;
+    yarn::Credentials credentials;
+    credentials.secrets[secret_alias] = context_.secret;
+    launch.credentials = credentials.serialize();
+    launch.commands = {"./spindle-container task --task " + shell_quote(task->to_string()) + " --api " +
+                       shell_quote(api_address_) + " --attempt " + std::to_string(attempt) +
+                       " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
+    auto* node = node_manager(container.node);
+    Result<void> started = node ? node->start(container, launch)
+                                : Result<void>(make_error("the ResourceManager gave no token for " + container.node));
+    std::lock_guard lock(backend_.mutex());
+    if (!started) {
+      log("cannot start " + task->to_string() + " in " + container.id + ": " + started.error().message);
+      lifecycle_.launch_failed(container.id, started.error().message);
+      release_.push_back(container.id);
+      return;
+    }
+    events_.append("launched", task->to_string(), container.id);
+  }
+
+  void stop(const std::string& container) {
+    if (!stopping_.insert(container).second) return;
+    std::string node;
+    {
+      std::lock_guard lock(backend_.mutex());
+      for (const auto& task : lifecycle_.tasks()) {
+        if (task.container == container) node = task.node;
+      }
+    }
+    auto* client = node.empty() ? nullptr : node_manager(node);
+    if (!client) return;
+    if (auto stopped = client->stop(container); !stopped)
+      log("cannot stop " + container + ": " + stopped.error().message);
+  }
+
+  ContainerContext context_;
+  std::vector<yarn::LocalFile> staged_files_;
+  EventLog events_;
+  Rendezvous rendezvous_;
+  JobLifecycle lifecycle_;
+  MasterBackend backend_;
+  std::unique_ptr<JobApiServer> server_;
+  yarn::ApplicationMasterClient* scheduler_ = nullptr;
+  yarn::Resources maximum_;
+  std::string api_address_;
+  std::string tracking_url_;
+  std::map<std::string, int> sent_;
+  std::vector<std::string> release_;
+  std::set<std::string> stopping_;
+  std::uint64_t published_ = 0;
+  std::map<std::string, std::unique_ptr<yarn::NodeManagerClient>> node_managers_;
+};
+
+}  // namespace
+
+int run_application_master(const MasterOptions& options) {
+  std::signal(SIGTERM, remember_stop_signal);
+  std::signal(SIGINT, remember_stop_signal);
+  std::signal(SIGPIPE, SIG_IGN);
+  auto context = read_container_context();
+  if (!context) {
+    log(context.error().message);
+    return 2;
+  }
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) {
+    log(configuration.error().message);
+    return 2;
+  }
+  auto scheduler = yarn::ApplicationMasterClient::from_container(*configuration);
+  if (!scheduler) {
+    log(scheduler.error().message);
+    return 2;
+  }
+  auto spec = read_job_file(options.job_file);
+  auto staged = yarn::decode_local_files(options.staged_files_json);
+  if (!spec || !staged) {
+    // Register only to say why, so the user reads it in the application's diagnostics.
+    const auto why = !spec ? spec.error().message : "SPINDLE_RESOURCES: " + staged.error().message;
+    log(why);
+    if ((*scheduler)->register_master(context->host, 0, "")) {
+      (void)(*scheduler)->finish(yarn::FinalStatus::failed, why, "");
+    }
+    (void)remove_staging(options.staging_location);
+    return 1;
+  }
+  ApplicationMaster master(*context, std::move(*spec), std::move(*staged));
+  if (auto started = master.start(**scheduler); !started) {
+    log(started.error().message);
+    return 1;
+  }
+  if (auto ran = master.run(); !ran) {
+    log(ran.error().message);
+    master.fail(ran.error().message);
+  }
+  const bool killed = stop_signal != 0;
+  if (!killed) {
+    if (auto finished = master.finish(); !finished) log(finished.error().message);
+  }
+  if (auto removed = remove_staging(options.staging_location); !removed) log(removed.error().message);
+  // Those following the job's events read its last status now.
+  if (!killed) std::this_thread::sleep_for(std::chrono::seconds(1));
+  master.stop_api();
+  return killed ? 143 : 0;
+}
+
+}  // namespace spindle::container

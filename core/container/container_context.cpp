@@ -1,0 +1,63 @@
+#include "container/container_context.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "spindle/yarn/credentials.h"
+
+namespace spindle::container {
+namespace {
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = text.find(separator, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+Result<ContainerContext> read_container_context() {
+  ContainerContext context;
+  context.container_id = environment("CONTAINER_ID");
+  // container_[e<epoch>_]<cluster timestamp>_<application>_<attempt>_<number>
+  auto parts = split(context.container_id, '_');
+  if (parts.size() == 6 && parts[1].starts_with('e')) parts.erase(parts.begin() + 1);
+  if (parts.size() != 5 || parts[0] != "container") {
+    return make_error("CONTAINER_ID is \"" + context.container_id +
+                      "\", not a YARN container id; spindle-container runs in containers YARN starts");
+  }
+  context.application_id = "application_" + parts[1] + "_" + parts[2];
+  context.attempt = std::atoi(parts[3].c_str());
+  context.host = environment("NM_HOST");
+  if (context.host.empty()) {
+    char name[256] = {};
+    ::gethostname(name, sizeof(name) - 1);
+    context.host = name;
+  }
+  context.user = environment("USER");
+  const auto token_file = environment("HADOOP_TOKEN_FILE_LOCATION");
+  if (token_file.empty()) return make_error("HADOOP_TOKEN_FILE_LOCATION is not set; YARN sets it in every container");
+  auto credentials = yarn::Credentials::read_file(token_file);
+  if (!credentials) return credentials.error();
+  const auto secret = credentials->secrets.find(secret_alias);
+  if (secret == credentials->secrets.end() || secret->second.empty()) {
+    return make_error(token_file + " holds no job secret (" + secret_alias +
+                      "); containers of a Spindle job get it from spindle submit");
+  }
+  context.secret = secret->second;
+  return context;
+}
+
+}  // namespace spindle::container

@@ -1,0 +1,206 @@
+#include "container/task_executor.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "container/container_context.h"
+#include "container/job_file.h"
+#include "spindle/core/environment.h"
+#include "spindle/core/job_api_client.h"
+#include "spindle/core/shell_quote.h"
+#include "spindle/core/task_process.h"
+
+extern char** environ;
+
+namespace spindle::container {
+namespace {
+
+constexpr auto heartbeat_interval = std::chrono::seconds(5);
+constexpr std::size_t stderr_tail_bytes = 2048;
+constexpr const char* cluster_file = "spindle-cluster.json";
+
+void log(const std::string& line) {
+  std::cerr << "spindle executor: " << line << std::endl;
+}
+
+// The executor's own environment (PATH, HOME, HADOOP_CONF_DIR and what else
+// YARN set), overlaid with the task's.
+std::map<std::string, std::string> command_environment(const Environment& task) {
+  std::map<std::string, std::string> merged;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string_view text(*entry);
+    const auto equals = text.find('=');
+    if (equals != std::string_view::npos) merged[std::string(text.substr(0, equals))] = text.substr(equals + 1);
+  }
+  for (const auto& [name, value] : task) merged[name] = value;
+  return merged;
+}
+
+std::string command_of(const JobSpec& spec, const TaskId& task, std::uint16_t port) {
+  const TaskSpec* type = spec.find_task(task.type);
+  if (!type->command.empty()) return type->command;
+  if (task.type == task_types::tensorboard) {
+    // The real TensorBoard over the job's output, on the task's reserved port.
+    return "exec tensorboard --logdir " + shell_quote(spec.output) + " --port " + std::to_string(port) + " --bind_all";
+  }
+  return "";
+}
+
+// Written where the command can read it: the newest cluster, for tasks that
+// follow restarts of their peers.
+void write_cluster_file(const PublishedCluster& cluster) {
+  const std::string temporary = std::string(cluster_file) + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << "{\"version\":" << cluster.version << ",\"cluster\":" << cluster.cluster_json << "}\n";
+  }
+  std::rename(temporary.c_str(), cluster_file);
+}
+
+std::string stderr_file() {
+  const char* directories = std::getenv("LOG_DIRS");
+  if (!directories || !*directories) return "";
+  const std::string first(directories, std::strcspn(directories, ","));
+  return first + "/stderr";
+}
+
+}  // namespace
+
+int run_task_executor(const ExecutorOptions& options) {
+  // Before anything that could be interrupted: a stop from YARN must reach the command.
+  auto forwarder = SignalForwarder::install();
+  if (!forwarder) {
+    log(forwarder.error().message);
+    return 2;
+  }
+  std::signal(SIGPIPE, SIG_IGN);
+  auto context = read_container_context();
+  auto spec = context ? read_job_file(options.job_file) : Result<JobSpec>(context.error());
+  auto task = parse_task_id(options.task);
+  auto api = parse_host_port(options.api_address);
+  if (!context || !spec || !task || !api) {
+    log(!context ? context.error().message
+        : !spec  ? spec.error().message
+        : !task  ? task.error().message
+                 : api.error().message);
+    return 2;
+  }
+  if (!spec->find_task(task->type) || task->index >= spec->find_task(task->type)->instances) {
+    log(task->to_string() + " is not a task of this job");
+    return 2;
+  }
+  auto reservation = PortReservation::reserve();
+  if (!reservation) {
+    log(reservation.error().message);
+    return 2;
+  }
+  const HostPort address{context->host, reservation->port()};
+  JobApiClient client(api->host, api->port, context->secret);
+
+  // The application master may still be starting its API when the first
+  // executor comes up on a fast node: retry for a while.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  while (true) {
+    auto registered = client.register_task(*task, address, context->container_id);
+    if (registered) break;
+    if (registered.error().message.find("refused " + task->to_string()) != std::string::npos ||
+        std::chrono::steady_clock::now() > give_up) {
+      log(registered.error().message);
+      return 2;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  log(task->to_string() + " registered at " + address.to_string() + "; waiting for the cluster");
+
+  std::optional<PublishedCluster> cluster;
+  while (!cluster) {
+    for (int signal : (*forwarder)->take()) {
+      log("stopped by signal " + std::to_string(signal) + " before the cluster was complete");
+      return 128 + signal;
+    }
+    auto answer = client.cluster_after(0, std::chrono::seconds(5));
+    if (!answer) {
+      log(answer.error().message);
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      continue;
+    }
+    cluster = std::move(*answer);
+  }
+  auto addresses = ClusterAddresses::create(*spec, cluster->addresses);
+  if (!addresses) {
+    log("the cluster from the application master is incomplete: " + addresses.error().message);
+    return 2;
+  }
+  write_cluster_file(*cluster);
+  log("cluster spec version " + std::to_string(cluster->version) + " received");
+
+  TaskProcessOptions process;
+  process.command = command_of(*spec, *task, reservation->port());
+  process.environment = command_environment(
+      task_environment(*spec, *addresses, TaskContext{context->application_id, *task, options.attempt}));
+  auto running = TaskProcess::start(process);
+  if (!running) {
+    log(running.error().message);
+    return 2;
+  }
+  (*forwarder)->forward_to(running->process_group());
+  for (int signal : (*forwarder)->take()) (void)running->signal(signal);
+
+  // Follows newer cluster versions (a peer restarted elsewhere) on its own connection.
+  std::atomic<std::uint64_t> seen_version = cluster->version;
+  std::thread([api = *api, secret = context->secret, &seen_version] {
+    JobApiClient watcher(api.host, api.port, secret);
+    while (true) {
+      auto answer = watcher.cluster_after(seen_version, std::chrono::seconds(30));
+      if (!answer) {
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+        continue;
+      }
+      if (!*answer) continue;
+      write_cluster_file(**answer);
+      seen_version = (*answer)->version;
+      log("cluster spec version " + std::to_string((*answer)->version) + " received");
+    }
+  }).detach();
+
+  auto next_heartbeat = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  std::optional<ExitStatus> status;
+  while (!(status = running->poll())) {
+    const auto wait = std::max<std::chrono::milliseconds>(
+        std::chrono::milliseconds(0),
+        std::chrono::duration_cast<std::chrono::milliseconds>(next_heartbeat - std::chrono::steady_clock::now()));
+    pollfd watched[] = {{running->completion_fd(), POLLIN, 0}, {(*forwarder)->fd(), POLLIN, 0}};
+    ::poll(watched, 2, static_cast<int>(wait.count()));
+    for (int signal : (*forwarder)->take()) log("forwarded signal " + std::to_string(signal) + " to the command");
+    if (std::chrono::steady_clock::now() >= next_heartbeat) {
+      const auto usage = running->usage();
+      TaskHeartbeat heartbeat;
+      heartbeat.container = context->container_id;
+      heartbeat.rss_bytes = usage.resident_bytes;
+      heartbeat.cpu_seconds = usage.cpu_seconds;
+      heartbeat.processes = usage.processes;
+      heartbeat.cluster_version = seen_version;
+      if (auto sent = client.heartbeat(*task, heartbeat); !sent) log(sent.error().message);
+      next_heartbeat = std::chrono::steady_clock::now() + heartbeat_interval;
+    }
+  }
+  (*forwarder)->forward_to(0);
+  TaskResult result;
+  result.container = context->container_id;
+  result.exit_code = status->shell_code();
+  result.description = status->describe();
+  if (!status->success()) result.stderr_tail = tail_of_file(stderr_file(), stderr_tail_bytes);
+  log(task->to_string() + " " + result.description);
+  if (auto reported = client.report_result(*task, result); !reported) log(reported.error().message);
+  return result.exit_code;
+}
+
+}  // namespace spindle::container

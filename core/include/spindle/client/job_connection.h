@@ -1,0 +1,52 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spindle/client/job_records.h"
+#include "spindle/core/event_log.h"
+#include "spindle/core/job_api_client.h"
+#include "spindle/core/job_status.h"
+#include "spindle/yarn/application_client.h"
+
+namespace spindle::client {
+
+// A submitted job as its owner follows it: the ResourceManager's report,
+// and while the application master runs, its status and events through the
+// job API (with the secret kept on this machine).
+class JobConnection {
+ public:
+  static Result<JobConnection> open(const yarn::HadoopConfiguration& configuration, const std::string& application_id);
+
+  const std::string& application_id() const { return application_id_; }
+  Result<yarn::ApplicationReport> report();
+  // The application master's view, when it runs and this machine has the secret.
+  std::optional<JobStatus> live_status();
+  // The newest status known: live, else the one kept when the job ended.
+  std::optional<JobStatus> last_status();
+  // Events after `after`; empty when the application master is not reachable.
+  std::vector<JobEvent> events_after(std::uint64_t after, std::chrono::milliseconds wait);
+  // Keeps the last status seen with the job's record.
+  void remember_final_status();
+  yarn::ApplicationClient& client() { return client_; }
+  const std::optional<JobRecord>& record() const { return record_; }
+
+ private:
+  JobConnection(yarn::ApplicationClient client, yarn::ApplicationId id, std::optional<JobRecord> record)
+      : client_(std::move(client)), id_(id), application_id_(id.to_string()), record_(std::move(record)) {}
+  JobApiClient* api();
+
+  yarn::ApplicationClient client_;
+  yarn::ApplicationId id_;
+  std::string application_id_;
+  std::optional<JobRecord> record_;
+  std::optional<yarn::ApplicationReport> last_report_;
+  std::unique_ptr<JobApiClient> api_;
+  std::string api_address_;
+  std::optional<JobStatus> last_status_;
+};
+
+}  // namespace spindle::client

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "spindle/core/job_spec.h"
+#include "spindle/core/result.h"
+#include "spindle/yarn/hadoop_configuration.h"
+
+namespace spindle::client {
+
+// Why a submit failed: the user's input, or the cluster (unreachable or
+// refusing). The CLI turns these into exit codes 2 and 3.
+struct SubmitError {
+  enum class Kind { bad_input, cluster } kind = Kind::cluster;
+  std::string message;
+};
+
+struct SubmitOptions {
+  // The application master and task executor binary to stage; empty: the
+  // spindle-container next to the running program.
+  std::filesystem::path container_binary;
+  std::function<void(const std::string&)> progress;  // one line per step, for stderr
+};
+
+struct SubmittedJob {
+  std::string application_id;
+  std::string staging;  // where its files went
+};
+
+// Validates the job against the cluster, stages its files under
+// .spindle/<application id>/ on the default file system, and submits it with
+// a fresh secret. A submit that fails part-way removes what it staged and
+// kills what it started. On success the job's record (with its secret) is
+// saved on this machine.
+Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
+                                             const SubmitOptions& options);
+
+}  // namespace spindle::client

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace spindle {
+
+// Something that happened to a job, as the CLI and the GUI show it.
+struct JobEvent {
+  std::uint64_t sequence = 0;
+  std::int64_t time_ms = 0;  // ms since the epoch
+  std::string kind;          // allocated, launched, registered, running, succeeded, failed, restarting, job ...
+  std::string task;          // "worker:1", empty for the job itself
+  std::string message;
+};
+
+// The job's events in order, numbered from 1, with long polls for what comes
+// next. Only the newest `capacity` are kept; a reader that fell further
+// behind gets what is left.
+class EventLog {
+ public:
+  using Waiter = std::function<void(std::vector<JobEvent>)>;
+
+  explicit EventLog(std::size_t capacity = 10'000) : capacity_(capacity) {}
+
+  std::uint64_t append(std::string kind, std::string task, std::string message);
+  std::vector<JobEvent> after(std::uint64_t sequence, std::size_t limit = 1000) const;
+  // Calls `waiter` once with the events after `sequence`: at once if there
+  // are some, else when the next one is appended.
+  void when_after(std::uint64_t sequence, Waiter waiter);
+  std::uint64_t last() const;
+
+ private:
+  std::vector<JobEvent> after_locked(std::uint64_t sequence, std::size_t limit) const;
+
+  const std::size_t capacity_;
+  mutable std::mutex mutex_;
+  std::deque<JobEvent> events_;
+  std::uint64_t last_ = 0;
+  std::multimap<std::uint64_t, Waiter> waiters_;
+};
+
+}  // namespace spindle

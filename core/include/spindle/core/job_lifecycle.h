@@ -1,0 +1,116 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spindle/core/cluster_spec.h"
+#include "spindle/core/event_log.h"
+#include "spindle/core/job_api_server.h"
+#include "spindle/core/job_spec.h"
+#include "spindle/core/rendezvous.h"
+
+namespace spindle {
+
+enum class TaskPhase {
+  requested,   // waiting for a container
+  launching,   // has a container; its executor has not registered yet
+  registered,  // registered its address; waiting for the rest of the gang
+  running,     // its command runs with the cluster spec
+  succeeded,
+  failed,
+  stopped,  // stopped by the application master when the job ended
+};
+std::string_view to_string(TaskPhase phase);
+
+struct TaskRecord {
+  TaskId id;
+  TaskPhase phase = TaskPhase::requested;
+  std::string container;
+  std::string node;  // host:port of its NodeManager
+  std::string node_http_address;
+  std::string log_url;
+  std::optional<HostPort> address;
+  int restarts = 0;  // restarts spent from its budget
+  int lost = 0;      // containers preempted or lost with their node (free restarts)
+  std::optional<int> exit_code;
+  std::string exit_description;
+  std::string stderr_tail;
+  std::int64_t started_ms = 0;
+  std::int64_t finished_ms = 0;
+  TaskHeartbeat usage;
+  std::optional<TaskResult> reported;  // what its executor said before the container ended
+};
+
+enum class JobOutcome { running, succeeded, failed, killed };
+std::string_view to_string(JobOutcome outcome);
+
+// The job life cycle of DESIGN.md as a state machine without any I/O: the
+// application master feeds it what YARN and the executors say and asks it
+// what to do next. Not thread-safe; the application master serializes calls.
+class JobLifecycle {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  JobLifecycle(JobSpec spec, Rendezvous& rendezvous, EventLog& events,
+               std::chrono::seconds evaluator_grace = std::chrono::seconds(60));
+
+  // How many containers each task type needs now.
+  std::map<std::string, int> containers_wanted() const;
+  // A container granted for `type`: the task it is for, or nothing when no
+  // task of that type waits (the application master releases it).
+  std::optional<TaskId> assign_container(const std::string& type, const std::string& container, const std::string& node,
+                                         const std::string& node_http_address, const std::string& log_url);
+  // Its NodeManager refused to start the container.
+  void launch_failed(const std::string& container, const std::string& why);
+
+  // A task's executor registers: checked against the container the task
+  // runs in, then handed to the rendezvous.
+  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container);
+  // The rendezvous published a cluster: every registered task now runs.
+  void cluster_published(std::uint64_t version);
+  Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat);
+  Result<void> result(const TaskId& task, const TaskResult& result);
+  // YARN says the container ended, with its exit status (negative: YARN's own).
+  void container_completed(const std::string& container, int exit_status, const std::string& diagnostics);
+  // Time passes: the job's timeout and the evaluators' grace period.
+  void tick(Clock::time_point now);
+  // The job is being killed from outside (a signal to the application master).
+  void kill(const std::string& why);
+
+  JobOutcome outcome() const { return outcome_; }
+  // Whether the job's end is decided (outcome may still be running while
+  // evaluators use their grace period).
+  bool ending() const { return outcome_ != JobOutcome::running; }
+  const std::string& diagnostics() const { return diagnostics_; }
+  // Containers still alive, which the application master stops once the job ends.
+  std::vector<std::string> live_containers() const;
+  const std::vector<TaskRecord>& tasks() const { return tasks_; }
+  const JobSpec& spec() const { return spec_; }
+  const TaskRecord* find(const TaskId& task) const;
+
+ private:
+  TaskRecord* find_mutable(const TaskId& task);
+  TaskRecord* by_container(const std::string& container);
+  const TaskSpec& spec_of(const TaskId& task) const;
+  void task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost);
+  void restart(TaskRecord& task, bool free, const std::string& why);
+  void evaluate();
+  void end(JobOutcome outcome, std::string diagnostics);
+
+  JobSpec spec_;
+  Rendezvous& rendezvous_;
+  EventLog& events_;
+  std::chrono::seconds evaluator_grace_;
+  std::vector<TaskRecord> tasks_;
+  std::map<std::string, std::size_t> container_owner_;  // container -> index in tasks_
+  Clock::time_point started_ = Clock::now();
+  std::optional<Clock::time_point> grace_ends_;
+  JobOutcome outcome_ = JobOutcome::running;
+  std::string diagnostics_;
+};
+
+}  // namespace spindle

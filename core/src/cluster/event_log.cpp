@@ -1,0 +1,59 @@
+#include "spindle/core/event_log.h"
+
+#include <chrono>
+
+namespace spindle {
+
+std::uint64_t EventLog::append(std::string kind, std::string task, std::string message) {
+  std::vector<std::pair<Waiter, std::vector<JobEvent>>> ready;
+  std::uint64_t sequence = 0;
+  {
+    std::lock_guard lock(mutex_);
+    sequence = ++last_;
+    const auto now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    events_.push_back(JobEvent{sequence, now, std::move(kind), std::move(task), std::move(message)});
+    while (events_.size() > capacity_) events_.pop_front();
+    for (auto& [after, waiter] : waiters_) ready.emplace_back(std::move(waiter), after_locked(after, 1000));
+    waiters_.clear();
+  }
+  // Outside the lock: a waiter may append or wait again.
+  for (auto& [waiter, events] : ready) waiter(std::move(events));
+  return sequence;
+}
+
+std::vector<JobEvent> EventLog::after_locked(std::uint64_t sequence, std::size_t limit) const {
+  std::vector<JobEvent> found;
+  for (const auto& event : events_) {
+    if (event.sequence <= sequence) continue;
+    found.push_back(event);
+    if (found.size() == limit) break;
+  }
+  return found;
+}
+
+std::vector<JobEvent> EventLog::after(std::uint64_t sequence, std::size_t limit) const {
+  std::lock_guard lock(mutex_);
+  return after_locked(sequence, limit);
+}
+
+void EventLog::when_after(std::uint64_t sequence, Waiter waiter) {
+  std::vector<JobEvent> found;
+  {
+    std::lock_guard lock(mutex_);
+    if (last_ <= sequence) {
+      waiters_.emplace(sequence, std::move(waiter));
+      return;
+    }
+    found = after_locked(sequence, 1000);
+  }
+  waiter(std::move(found));
+}
+
+std::uint64_t EventLog::last() const {
+  std::lock_guard lock(mutex_);
+  return last_;
+}
+
+}  // namespace spindle

@@ -1,0 +1,310 @@
+#include "spindle/core/job_lifecycle.h"
+
+#include <algorithm>
+
+namespace spindle {
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool is_final(TaskPhase phase) {
+  return phase == TaskPhase::succeeded || phase == TaskPhase::failed || phase == TaskPhase::stopped;
+}
+
+// YARN's statuses for a container that ended through no fault of its task:
+// taken back by the scheduler, or gone with its node or disks.
+bool lost_through_no_fault(int exit_status) {
+  return exit_status == -102 || exit_status == -100 || exit_status == -101;
+}
+
+std::string describe_yarn_exit(int exit_status, const std::string& diagnostics) {
+  std::string text;
+  switch (exit_status) {
+    case -100: text = "its container was lost (node lost or container released)"; break;
+    case -101: text = "its node's disks failed"; break;
+    case -102: text = "its container was preempted"; break;
+    case -103: text = "it used more virtual memory than its container allows"; break;
+    case -104: text = "it used more memory than its container allows"; break;
+    case -105: text = "the application master stopped it"; break;
+    case -106: text = "the ResourceManager killed it"; break;
+    case -107: text = "it was killed after the application ended"; break;
+    default: text = "its container exited with " + std::to_string(exit_status); break;
+  }
+  // YARN's diagnostics repeat the exit code and a Java stack; the first line says enough.
+  const auto first_line = diagnostics.substr(0, diagnostics.find('\n'));
+  if (!first_line.empty() && exit_status < 0) text += " (" + first_line.substr(0, 300) + ")";
+  return text;
+}
+
+}  // namespace
+
+std::string_view to_string(TaskPhase phase) {
+  switch (phase) {
+    case TaskPhase::requested: return "requested";
+    case TaskPhase::launching: return "launching";
+    case TaskPhase::registered: return "registered";
+    case TaskPhase::running: return "running";
+    case TaskPhase::succeeded: return "succeeded";
+    case TaskPhase::failed: return "failed";
+    case TaskPhase::stopped: return "stopped";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(JobOutcome outcome) {
+  switch (outcome) {
+    case JobOutcome::running: return "running";
+    case JobOutcome::succeeded: return "succeeded";
+    case JobOutcome::failed: return "failed";
+    case JobOutcome::killed: return "killed";
+  }
+  return "unknown";
+}
+
+JobLifecycle::JobLifecycle(JobSpec spec, Rendezvous& rendezvous, EventLog& events, std::chrono::seconds evaluator_grace)
+    : spec_(std::move(spec)), rendezvous_(rendezvous), events_(events), evaluator_grace_(evaluator_grace) {
+  for (const auto& task : spec_.tasks) {
+    for (int index = 0; index < task.instances; ++index) {
+      TaskRecord record;
+      record.id = TaskId{task.type, index};
+      tasks_.push_back(std::move(record));
+    }
+  }
+}
+
+const TaskSpec& JobLifecycle::spec_of(const TaskId& task) const {
+  return *spec_.find_task(task.type);
+}
+
+TaskRecord* JobLifecycle::find_mutable(const TaskId& task) {
+  auto found = std::find_if(tasks_.begin(), tasks_.end(), [&](const TaskRecord& record) { return record.id == task; });
+  return found == tasks_.end() ? nullptr : &*found;
+}
+
+const TaskRecord* JobLifecycle::find(const TaskId& task) const {
+  return const_cast<JobLifecycle*>(this)->find_mutable(task);
+}
+
+TaskRecord* JobLifecycle::by_container(const std::string& container) {
+  const auto found = container_owner_.find(container);
+  return found == container_owner_.end() ? nullptr : &tasks_[found->second];
+}
+
+std::map<std::string, int> JobLifecycle::containers_wanted() const {
+  std::map<std::string, int> wanted;
+  for (const auto& task : spec_.tasks) wanted[task.type] = 0;
+  if (ending() || grace_ends_) return wanted;
+  for (const auto& task : tasks_) {
+    if (task.phase == TaskPhase::requested) ++wanted[task.id.type];
+  }
+  return wanted;
+}
+
+std::optional<TaskId> JobLifecycle::assign_container(const std::string& type, const std::string& container,
+                                                     const std::string& node, const std::string& node_http_address,
+                                                     const std::string& log_url) {
+  if (ending() || grace_ends_) return std::nullopt;
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    auto& task = tasks_[i];
+    if (task.id.type != type || task.phase != TaskPhase::requested) continue;
+    task.phase = TaskPhase::launching;
+    task.container = container;
+    task.node = node;
+    task.node_http_address = node_http_address;
+    task.log_url = log_url;
+    task.started_ms = now_ms();
+    task.finished_ms = 0;
+    task.reported.reset();
+    container_owner_[container] = i;
+    events_.append("allocated", task.id.to_string(), container + " on " + node);
+    return task.id;
+  }
+  return std::nullopt;
+}
+
+void JobLifecycle::launch_failed(const std::string& container, const std::string& why) {
+  auto* task = by_container(container);
+  if (!task || is_final(task->phase)) return;
+  // The container never ran: end it here, as if YARN had reported it.
+  task_ended(*task, 1, "its NodeManager could not start it: " + why, false);
+}
+
+Result<void> JobLifecycle::register_task(const TaskId& task, const HostPort& address, const std::string& container) {
+  auto* record = find_mutable(task);
+  if (!record) return make_error(task.to_string() + " is not a task of this job");
+  if (record->container != container) {
+    return make_error(task.to_string() + " runs in " +
+                      (record->container.empty() ? "no container" : record->container) + ", not in " + container);
+  }
+  if (record->phase != TaskPhase::launching) {
+    return make_error(task.to_string() + " is " + std::string(to_string(record->phase)) + ", not launching");
+  }
+  if (auto accepted = rendezvous_.register_task(task, address, container); !accepted) return accepted;
+  record->address = address;
+  record->phase = TaskPhase::registered;
+  events_.append("registered", task.to_string(), address.host + ":" + std::to_string(address.port));
+  return {};
+}
+
+void JobLifecycle::cluster_published(std::uint64_t version) {
+  bool any = false;
+  for (auto& task : tasks_) {
+    if (task.phase != TaskPhase::registered) continue;
+    task.phase = TaskPhase::running;
+    any = true;
+  }
+  if (any) events_.append("cluster", "", "cluster spec version " + std::to_string(version) + " published");
+}
+
+Result<void> JobLifecycle::heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) {
+  auto* record = find_mutable(task);
+  if (!record || record->container != heartbeat.container) {
+    return make_error(task.to_string() + " does not run in " + heartbeat.container);
+  }
+  record->usage = heartbeat;
+  return {};
+}
+
+Result<void> JobLifecycle::result(const TaskId& task, const TaskResult& result) {
+  auto* record = find_mutable(task);
+  if (!record || record->container != result.container) {
+    return make_error(task.to_string() + " does not run in " + result.container);
+  }
+  record->reported = result;
+  events_.append("exited", task.to_string(), result.description);
+  return {};
+}
+
+void JobLifecycle::container_completed(const std::string& container, int exit_status, const std::string& diagnostics) {
+  auto* task = by_container(container);
+  if (!task || is_final(task->phase) || task->container != container) return;
+  container_owner_.erase(container);
+  const bool lost = lost_through_no_fault(exit_status);
+  if (task->reported && !lost) {
+    const TaskResult reported = *task->reported;
+    task->stderr_tail = reported.stderr_tail;
+    task_ended(*task, reported.exit_code, reported.description, false);
+    return;
+  }
+  task_ended(*task, exit_status, describe_yarn_exit(exit_status, diagnostics), lost);
+}
+
+void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost) {
+  container_owner_.erase(task.container);
+  task.exit_code = exit_code;
+  task.exit_description = description;
+  task.finished_ms = now_ms();
+  const auto name = task.id.to_string();
+  if (ending() || grace_ends_) {
+    // Once the job's end is decided, what ends was stopped by us; during the
+    // evaluators' grace period, ends are recorded but change nothing.
+    task.phase = ending() ? TaskPhase::stopped : exit_code == 0 ? TaskPhase::succeeded : TaskPhase::failed;
+    events_.append(std::string(to_string(task.phase)), name, description);
+    evaluate();
+    return;
+  }
+  if (lost) {
+    restart(task, true, description);
+    return;
+  }
+  if (exit_code == 0) {
+    task.phase = TaskPhase::succeeded;
+    events_.append("succeeded", name, description);
+    evaluate();
+    return;
+  }
+  const auto& spec = spec_of(task.id);
+  if (task.restarts < spec.max_restarts) {
+    restart(task, false, description);
+    return;
+  }
+  task.phase = TaskPhase::failed;
+  events_.append("failed", name, description);
+  if (spec.fails_job) {
+    std::string diagnostics = name + " failed: " + description;
+    if (!task.container.empty()) diagnostics += " (" + task.container + " on " + task.node + ")";
+    if (spec.max_restarts > 0) diagnostics += " after " + std::to_string(task.restarts) + " restart(s)";
+    diagnostics += ".";
+    if (!task.stderr_tail.empty()) diagnostics += " The end of its stderr:\n" + task.stderr_tail;
+    end(JobOutcome::failed, std::move(diagnostics));
+    return;
+  }
+  evaluate();
+}
+
+void JobLifecycle::restart(TaskRecord& task, bool free, const std::string& why) {
+  if (free) {
+    ++task.lost;
+  } else {
+    ++task.restarts;
+  }
+  rendezvous_.task_restarting(task.id);
+  task.phase = TaskPhase::requested;
+  task.address.reset();
+  task.reported.reset();
+  events_.append("restarting", task.id.to_string(),
+                 why + (free ? " (not counted against its restarts)"
+                             : " (restart " + std::to_string(task.restarts) + " of " +
+                                   std::to_string(spec_of(task.id).max_restarts) + ")"));
+}
+
+void JobLifecycle::evaluate() {
+  if (ending()) return;
+  const bool has_chief = spec_.find_task(task_types::chief) != nullptr;
+  bool training_done = true;
+  bool evaluators_alive = false;
+  for (const auto& task : tasks_) {
+    const auto& spec = spec_of(task.id);
+    if (task.id.type == task_types::evaluator) {
+      evaluators_alive = evaluators_alive || !is_final(task.phase);
+      continue;
+    }
+    if (spec.role != TaskRole::tracked) continue;
+    if (has_chief && task.id.type != task_types::chief) continue;
+    if (!is_final(task.phase)) training_done = false;
+  }
+  if (!training_done) return;
+  const std::string what = has_chief ? "the chief succeeded" : "every tracked task finished";
+  if (evaluators_alive && !grace_ends_) {
+    grace_ends_ = Clock::now() + evaluator_grace_;
+    events_.append("job", "", what + "; evaluators have " + std::to_string(evaluator_grace_.count()) + " s to finish");
+    return;
+  }
+  if (evaluators_alive) return;
+  end(JobOutcome::succeeded, what + ".");
+}
+
+void JobLifecycle::tick(Clock::time_point now) {
+  if (ending()) return;
+  if (spec_.timeout.count() > 0 && now - started_ >= spec_.timeout) {
+    end(JobOutcome::failed, "the job ran longer than its timeout of " + std::to_string(spec_.timeout.count()) +
+                                " s; raise `timeout` in the spec if it needs longer.");
+    return;
+  }
+  if (grace_ends_ && now >= *grace_ends_) {
+    end(JobOutcome::succeeded, "the chief succeeded; evaluators still running after their grace period were stopped.");
+  }
+}
+
+void JobLifecycle::kill(const std::string& why) {
+  if (!ending()) end(JobOutcome::killed, why);
+}
+
+void JobLifecycle::end(JobOutcome outcome, std::string diagnostics) {
+  outcome_ = outcome;
+  diagnostics_ = std::move(diagnostics);
+  events_.append("job", "", std::string(to_string(outcome)) + ": " + diagnostics_);
+}
+
+std::vector<std::string> JobLifecycle::live_containers() const {
+  std::vector<std::string> live;
+  for (const auto& [container, index] : container_owner_) {
+    if (!is_final(tasks_[index].phase)) live.push_back(container);
+  }
+  return live;
+}
+
+}  // namespace spindle

@@ -1,0 +1,112 @@
+#include "spindle/core/job_status.h"
+
+#include <nlohmann/json.hpp>
+
+#include "spindle/core/job_lifecycle.h"
+
+namespace spindle {
+
+JobStatus job_status(const JobLifecycle& lifecycle, const std::string& application_id, std::uint64_t cluster_version,
+                     std::int64_t started_ms) {
+  JobStatus status;
+  status.application_id = application_id;
+  status.name = lifecycle.spec().name;
+  status.state = std::string(to_string(lifecycle.outcome()));
+  status.diagnostics = lifecycle.diagnostics();
+  status.cluster_version = cluster_version;
+  status.started_ms = started_ms;
+  for (const auto& record : lifecycle.tasks()) {
+    TaskStatus task;
+    task.task = record.id.to_string();
+    task.phase = std::string(to_string(record.phase));
+    task.container = record.container;
+    task.node = record.node;
+    task.node_http_address = record.node_http_address;
+    if (record.address) task.address = record.address->host + ":" + std::to_string(record.address->port);
+    task.exit_code = record.exit_code;
+    task.exit_description = record.exit_description;
+    task.restarts = record.restarts;
+    task.lost = record.lost;
+    task.log_url = record.log_url;
+    task.started_ms = record.started_ms;
+    task.finished_ms = record.finished_ms;
+    task.rss_bytes = record.usage.rss_bytes;
+    task.cpu_seconds = record.usage.cpu_seconds;
+    task.cluster_version = record.usage.cluster_version;
+    status.tasks.push_back(std::move(task));
+  }
+  return status;
+}
+
+std::string to_json(const JobStatus& status) {
+  auto tasks = nlohmann::ordered_json::array();
+  for (const auto& task : status.tasks) {
+    tasks.push_back({{"task", task.task},
+                     {"phase", task.phase},
+                     {"container", task.container},
+                     {"node", task.node},
+                     {"node_http_address", task.node_http_address},
+                     {"address", task.address},
+                     {"exit_code", task.exit_code ? nlohmann::ordered_json(*task.exit_code) : nullptr},
+                     {"exit_description", task.exit_description},
+                     {"restarts", task.restarts},
+                     {"lost", task.lost},
+                     {"log_url", task.log_url},
+                     {"started_ms", task.started_ms},
+                     {"finished_ms", task.finished_ms},
+                     {"rss_bytes", task.rss_bytes},
+                     {"cpu_seconds", task.cpu_seconds},
+                     {"cluster_version", task.cluster_version}});
+  }
+  const nlohmann::ordered_json json = {{"application_id", status.application_id},
+                                       {"name", status.name},
+                                       {"state", status.state},
+                                       {"diagnostics", status.diagnostics},
+                                       {"cluster_version", status.cluster_version},
+                                       {"started_ms", status.started_ms},
+                                       {"tasks", std::move(tasks)}};
+  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+Result<JobStatus> parse_job_status(const std::string& text) {
+  const auto json = nlohmann::json::parse(text, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) return make_error("the job status is not a JSON object");
+  try {
+    JobStatus status;
+    status.application_id = json.value("application_id", std::string());
+    status.name = json.value("name", std::string());
+    status.state = json.value("state", std::string());
+    status.diagnostics = json.value("diagnostics", std::string());
+    status.cluster_version = json.value("cluster_version", std::uint64_t{0});
+    status.started_ms = json.value("started_ms", std::int64_t{0});
+    if (json.contains("tasks") && json["tasks"].is_array()) {
+      for (const auto& item : json["tasks"]) {
+        TaskStatus task;
+        task.task = item.value("task", std::string());
+        task.phase = item.value("phase", std::string());
+        task.container = item.value("container", std::string());
+        task.node = item.value("node", std::string());
+        task.node_http_address = item.value("node_http_address", std::string());
+        task.address = item.value("address", std::string());
+        if (item.contains("exit_code") && item["exit_code"].is_number_integer()) {
+          task.exit_code = item["exit_code"].get<int>();
+        }
+        task.exit_description = item.value("exit_description", std::string());
+        task.restarts = item.value("restarts", 0);
+        task.lost = item.value("lost", 0);
+        task.log_url = item.value("log_url", std::string());
+        task.started_ms = item.value("started_ms", std::int64_t{0});
+        task.finished_ms = item.value("finished_ms", std::int64_t{0});
+        task.rss_bytes = item.value("rss_bytes", std::uint64_t{0});
+        task.cpu_seconds = item.value("cpu_seconds", 0.0);
+        task.cluster_version = item.value("cluster_version", std::uint64_t{0});
+        status.tasks.push_back(std::move(task));
+      }
+    }
+    return status;
+  } catch (const nlohmann::json::exception& e) {
+    return make_error(std::string("the job status has a field of the wrong type: ") + e.what());
+  }
+}
+
+}  // namespace spindle

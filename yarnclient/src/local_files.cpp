@@ -1,0 +1,56 @@
+#include <openssl/evp.h>
+
+#include <nlohmann/json.hpp>
+
+#include "spindle/yarn/application_types.h"
+
+namespace spindle::yarn {
+
+std::string encode_local_files(const std::vector<LocalFile>& files) {
+  auto list = nlohmann::json::array();
+  for (const auto& file : files) {
+    list.push_back({{"name", file.name},
+                    {"url", file.url},
+                    {"size", file.size},
+                    {"time", file.modification_time},
+                    {"archive", file.archive}});
+  }
+  const auto json = list.dump();
+  std::string encoded(4 * ((json.size() + 2) / 3) + 1, '\0');
+  const int length =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(encoded.data()),
+                      reinterpret_cast<const unsigned char*>(json.data()), static_cast<int>(json.size()));
+  encoded.resize(static_cast<std::size_t>(length));
+  return encoded;
+}
+
+Result<std::vector<LocalFile>> decode_local_files(std::string_view encoded) {
+  std::string json(3 * (encoded.size() / 4) + 3, '\0');
+  const int length =
+      EVP_DecodeBlock(reinterpret_cast<unsigned char*>(json.data()),
+                      reinterpret_cast<const unsigned char*>(encoded.data()), static_cast<int>(encoded.size()));
+  if (length < 0 || encoded.size() % 4 != 0) return make_error("the list of staged files is not base64");
+  json.resize(static_cast<std::size_t>(length));
+  // EVP_DecodeBlock keeps the zero bytes the padding stands for.
+  while (!json.empty() && json.back() == '\0') json.pop_back();
+  const auto parsed = nlohmann::json::parse(json, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_array()) return make_error("the list of staged files is not a JSON array");
+  std::vector<LocalFile> files;
+  for (const auto& item : parsed) {
+    if (!item.is_object() || !item.contains("name") || !item["name"].is_string() || !item.contains("url") ||
+        !item["url"].is_string() || !item.contains("size") || !item["size"].is_number_integer() ||
+        !item.contains("time") || !item["time"].is_number_integer()) {
+      return make_error("a staged file is not {\"name\", \"url\", \"size\", \"time\", \"archive\"}: " + item.dump());
+    }
+    LocalFile file;
+    file.name = item["name"].get<std::string>();
+    file.url = item["url"].get<std::string>();
+    file.size = item["size"].get<std::int64_t>();
+    file.modification_time = item["time"].get<std::int64_t>();
+    file.archive = item.contains("archive") && item["archive"].is_boolean() && item["archive"].get<bool>();
+    files.push_back(std::move(file));
+  }
+  return files;
+}
+
+}  // namespace spindle::yarn
