@@ -1,0 +1,317 @@
+"""Jobs submitted with the spindle CLI to the local YARN of tests/yarn-cluster:
+real TensorFlow trains in real containers, failures and kills end the way
+DESIGN.md says, and bad input leaves nothing behind in HDFS or YARN.
+
+Run by ctest (one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR and
+SPINDLE_SOURCE_DIR set."""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+import xml.etree.ElementTree as ElementTree
+
+SPINDLE = os.environ["SPINDLE_CLI"]
+SOURCE = os.environ["SPINDLE_SOURCE_DIR"]
+CONF = os.environ["HADOOP_CONF_DIR"]
+CHECKER = os.path.join(SOURCE, "tests/python/check_task_environment.py")
+
+
+def configuration(name):
+    for file in ("core-site.xml", "yarn-site.xml", "hdfs-site.xml"):
+        path = os.path.join(CONF, file)
+        if not os.path.exists(path):
+            continue
+        for prop in ElementTree.parse(path).getroot().iter("property"):
+            if prop.findtext("name") == name:
+                return prop.findtext("value")
+    return None
+
+
+def spindle(*args, env=None, timeout=600):
+    return subprocess.run([SPINDLE, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def webhdfs(path, op="LISTSTATUS"):
+    address = configuration("dfs.namenode.http-address")
+    host = configuration("fs.defaultFS").split("//")[1].split(":")[0]
+    port = address.rsplit(":", 1)[1]
+    url = f"http://{host}:{port}/webhdfs/v1{path}?op={op}&user.name=root"
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return json.load(answer)
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return None
+        raise
+
+
+def staged_jobs():
+    listing = webhdfs(f"/user/{os.environ.get('USER', 'root')}/.spindle")
+    return sorted(item["pathSuffix"] for item in listing["FileStatuses"]["FileStatus"]) if listing else []
+
+
+def applications():
+    listed = spindle("list", "--all", "--json")
+    assert listed.returncode == 0, listed.stderr
+    return {app["application_id"]: app for app in json.loads(listed.stdout)}
+
+
+def processes_of(application_id):
+    """Processes on this machine that belong to the job's containers."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                if f"SPINDLE_APP_ID={application_id}".encode() in environ.read().split(b"\0"):
+                    with open(f"/proc/{pid}/stat") as stat:
+                        if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                            found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def wait_for_no_processes(application_id, seconds=30):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        left = processes_of(application_id)
+        if not left:
+            return []
+        time.sleep(0.5)
+    return processes_of(application_id)
+
+
+def example_spec(example, output, check_environment=True, overrides=None):
+    """The example's normalized spec with its output moved to `output` and,
+    optionally, the environment check run before each task's command."""
+    validated = spindle("validate", "--json", os.path.join(SOURCE, "resources/examples", example))
+    assert validated.returncode == 0, validated.stderr
+    spec = json.loads(validated.stdout)["spec"]
+    spec["output"] = output
+    if check_environment:
+        spec["files"]["check_task_environment.py"] = CHECKER
+        for kind, task in spec["tasks"].items():
+            if task.get("command"):
+                task["command"] = "python check_task_environment.py && " + task["command"]
+    for kind, changes in (overrides or {}).items():
+        spec["tasks"][kind].update(changes)
+    return spec
+
+
+class JobTest(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.mkdtemp(prefix="spindle-job-test-")
+        os.chmod(self.directory, 0o755)
+        self.staged_before = staged_jobs()
+
+    def tearDown(self):
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def write_spec(self, spec):
+        path = os.path.join(self.directory, "spec.json")
+        with open(path, "w") as out:
+            json.dump(spec, out)
+        return path
+
+    def submit_and_wait(self, *args):
+        result = spindle("submit", "--wait", "--json", *args)
+        self.assertIn(result.returncode, (0, 1, 2, 3), result.stderr)
+        outcome = json.loads(result.stdout) if result.stdout.strip() else {}
+        return result, outcome
+
+    def assert_left_nothing(self, outcome):
+        application = outcome["application_id"]
+        self.assertEqual(wait_for_no_processes(application), [], "processes of the job are still running")
+        deadline = time.time() + 30
+        while application in staged_jobs() and time.time() < deadline:
+            time.sleep(0.5)
+        self.assertNotIn(application, staged_jobs(), "the staging directory was not removed")
+
+    def assert_environment_checked(self, output, tasks):
+        for task in tasks:
+            with open(os.path.join(output, "environment", task.replace(":", "-") + ".json")) as report:
+                self.assertEqual(json.load(report)["problems"], [], task)
+
+    def assert_trained(self, output):
+        with open(os.path.join(output, "training.json")) as report:
+            training = json.load(report)
+        self.assertLess(training["last_loss"], training["first_loss"], training)
+
+
+class TrainingJobs(JobTest):
+    def test_parameter_server_strategy_with_tensorboard(self):
+        output = os.path.join(self.directory, "output")
+        result, outcome = self.submit_and_wait(self.write_spec(example_spec("parameter-server/parameter_server.yaml",
+                                                                            output)))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
+        self.assert_environment_checked(output, ["chief:0", "worker:0", "worker:1", "ps:0", "evaluator:0"])
+        self.assert_trained(output)
+        self.assertTrue(os.path.isdir(os.path.join(output, "saved_model")))
+        phases = {task["task"]: task["phase"] for task in outcome["job"]["tasks"]}
+        self.assertEqual(phases["chief:0"], "succeeded")
+        self.assertEqual(phases["ps:0"], "stopped")
+        self.assertEqual(phases["tensorboard:0"], "stopped")
+        logs = spindle("logs", outcome["application_id"], "tensorboard:0")
+        self.assertIn("TensorBoard", logs.stdout + logs.stderr)
+        self.assert_left_nothing(outcome)
+
+    def test_wine_quality_chief_evaluator_tensorboard(self):
+        output = os.path.join(self.directory, "output")
+        result, outcome = self.submit_and_wait(self.write_spec(example_spec("wine-quality/wine_quality.yaml", output)))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assert_environment_checked(output, ["chief:0", "evaluator:0"])
+        self.assert_trained(output)
+        self.assert_left_nothing(outcome)
+
+    def test_multi_worker_mirrored_strategy(self):
+        output = os.path.join(self.directory, "output")
+        result, outcome = self.submit_and_wait(self.write_spec(example_spec("multi-worker/multi_worker.yaml", output)))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assert_environment_checked(output, ["worker:0", "worker:1"])
+        self.assert_trained(output)
+        self.assert_left_nothing(outcome)
+
+    def test_tf1_script_driven_by_dtf_variables(self):
+        output = os.path.join(self.directory, "output")
+        result, outcome = self.submit_and_wait(
+            "-r", "ps:1,worker:2", "-s", os.path.join(SOURCE, "tests/python/tf1_style_train.py"), "-o", output,
+            "-n", "tf1-style", "-m", "1g", "--",
+            "python ${DTF_TASK_SCRIPT} --ps_hosts=${DTF_PS_HOSTS} --worker_hosts=${DTF_WORKER_HOSTS} "
+            "--job_name=${DTF_TASK_JOB_NAME} --task_index=${DTF_TASK_INDEX} --output=${DTF_OUTPUT_PATH}")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        reports = []
+        for index in (0, 1):
+            with open(os.path.join(output, f"tf1-worker-{index}.json")) as report:
+                reports.append(json.load(report))
+        # The variables live on the ps and both workers train them: both end
+        # near y = 3x + 1, and the loss fell for whichever started first.
+        for report in reports:
+            self.assertAlmostEqual(report["weight"], 3, delta=0.05, msg=reports)
+            self.assertAlmostEqual(report["bias"], 1, delta=0.05, msg=reports)
+        first = max(reports, key=lambda report: report["first_loss"])
+        self.assertLess(first["last_loss"], first["first_loss"] / 10, reports)
+        self.assert_left_nothing(outcome)
+
+
+class FailingJobs(JobTest):
+    def spec(self, tasks, name):
+        return {"name": name, "output": os.path.join(self.directory, "output"), "tasks": tasks}
+
+    def test_worker_exiting_3_fails_the_job_and_stops_the_rest(self):
+        spec = self.spec({
+            "chief": {"memory": "256 MiB", "command": "sleep 300"},
+            "worker": {"instances": 2, "memory": "256 MiB",
+                       "command": "if [ $DTF_TASK_INDEX = 1 ]; then sleep 3; echo worker one gives up >&2; exit 3; "
+                                  "fi; sleep 300"},
+            "ps": {"memory": "256 MiB", "command": "sleep 300"},
+            "tensorboard": {"memory": "512 MiB"},
+        }, "worker-exits-3")
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(outcome["final_status"], "FAILED")
+        self.assertIn("worker:1 failed: exited with 3", outcome["diagnostics"])
+        self.assertIn("worker one gives up", outcome["diagnostics"])
+        phases = {task["task"]: task["phase"] for task in outcome["job"]["tasks"]}
+        self.assertEqual(phases["worker:1"], "failed")
+        for task in ("ps:0", "tensorboard:0", "chief:0", "worker:0"):
+            self.assertEqual(phases[task], "stopped", task)
+        self.assert_left_nothing(outcome)
+
+    def test_worker_restarted_once_and_peers_see_the_new_cluster(self):
+        # Each worker waits until its spindle-cluster.json shows version 2,
+        # the cluster published after worker 1 restarted with a new address.
+        wait_for_v2 = ("for i in $(seq 120); do grep -q '\"version\":2' spindle-cluster.json && exit 0; sleep 0.5; "
+                       "done; exit 4")
+        spec = self.spec({
+            "worker": {"instances": 2, "memory": "256 MiB", "max_restarts": 1,
+                       "command": f"if [ $DTF_TASK_INDEX = 1 ] && [ $SPINDLE_ATTEMPT = 0 ]; then exit 1; fi; "
+                                  f"{wait_for_v2}"},
+        }, "worker-restarts")
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        tasks = {task["task"]: task for task in outcome["job"]["tasks"]}
+        self.assertEqual(tasks["worker:1"]["restarts"], 1)
+        self.assertEqual(tasks["worker:0"]["restarts"], 0)
+        self.assertEqual(outcome["job"]["cluster_version"], 2)
+        self.assert_left_nothing(outcome)
+
+    def test_kill_during_training_leaves_no_container(self):
+        spec = self.spec({
+            "worker": {"instances": 2, "memory": "256 MiB", "command": "trap '' TERM; sleep 600"},
+            "ps": {"memory": "256 MiB", "command": "sleep 600"},
+        }, "killed-while-running")
+        submitted = spindle("submit", "--json", self.write_spec(spec))
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            status = json.loads(spindle("status", "--json", application).stdout)
+            if status["job"] and all(task["phase"] == "running" for task in status["job"]["tasks"]):
+                break
+            time.sleep(1)
+        else:
+            self.fail("the job never ran: " + json.dumps(status))
+        self.assertEqual(len(processes_of(application)) > 0, True)
+        killed = spindle("kill", application)
+        self.assertEqual(killed.returncode, 0, killed.stderr)
+        self.assertIn("KILLED", killed.stdout)
+        self.assertEqual(wait_for_no_processes(application, 20), [])
+        self.assertEqual(applications()[application]["state"], "KILLED")
+
+
+class BadInput(JobTest):
+    def assert_refused(self, result, code, words):
+        self.assertEqual(result.returncode, code, result.stdout + result.stderr)
+        for word in words:
+            self.assertIn(word, result.stderr)
+        self.assertEqual(staged_jobs(), self.staged_before, "something was left staged")
+
+    def spec_with(self, **task):
+        return self.write_spec({"name": "bad-input", "tasks": {"worker": {"memory": "256 MiB", "command": "true",
+                                                                          **task}}})
+
+    def test_missing_file(self):
+        before = applications()
+        spec = {"name": "bad-input", "files": {"train.py": "/nonexistent/train.py"},
+                "tasks": {"worker": {"command": "python train.py"}}}
+        self.assert_refused(spindle("submit", self.write_spec(spec)), 2, ["/nonexistent/train.py"])
+        self.assertEqual(applications().keys(), before.keys())
+
+    def test_unknown_queue(self):
+        before = applications()
+        spec = {"name": "bad-input", "queue": "no-such-queue", "tasks": {"worker": {"command": "true"}}}
+        self.assert_refused(spindle("submit", self.write_spec(spec)), 2, ["no-such-queue"])
+        self.assertEqual(applications().keys(), before.keys())
+
+    def test_label_nobody_has(self):
+        before = applications()
+        self.assert_refused(spindle("submit", self.spec_with(node_label="tpu")), 2, ["tpu", "gpu"])
+        self.assertEqual(applications().keys(), before.keys())
+
+    def test_more_memory_than_the_cluster_allows(self):
+        before = applications()
+        self.assert_refused(spindle("submit", self.spec_with(memory="64 GiB")), 2, ["65536 MiB", "8192 MiB"])
+        self.assertEqual(applications().keys(), before.keys())
+
+    def test_resource_manager_down(self):
+        dead_conf = os.path.join(self.directory, "conf")
+        shutil.copytree(CONF, dead_conf)
+        site = os.path.join(dead_conf, "yarn-site.xml")
+        tree = ElementTree.parse(site)
+        for prop in tree.getroot().iter("property"):
+            if prop.findtext("name") == "yarn.resourcemanager.address":
+                prop.find("value").text = "127.0.0.1:1"
+        tree.write(site)
+        result = spindle("submit", self.spec_with(), env={"HADOOP_CONF_DIR": dead_conf})
+        self.assert_refused(result, 3, ["127.0.0.1:1"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,168 @@
+// The job life cycle of DESIGN.md, fed what YARN and executors would say.
+
+#include "spindle/core/job_lifecycle.h"
+
+#include <gtest/gtest.h>
+
+#include "spindle/core/spec_parser.h"
+
+namespace spindle {
+namespace {
+
+JobSpec spec_of(const std::string& yaml) {
+  SpecParseOptions options;
+  options.check_files = false;
+  auto parsed = parse_job_spec(yaml, options);
+  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : format_diagnostics(parsed.error()));
+  return *parsed;
+}
+
+class Lifecycle : public ::testing::Test {
+ protected:
+  void make(const std::string& yaml, std::chrono::seconds grace = std::chrono::seconds(60)) {
+    spec_ = spec_of(yaml);
+    rendezvous_ = std::make_unique<Rendezvous>(spec_);
+    lifecycle_ = std::make_unique<JobLifecycle>(spec_, *rendezvous_, events_, grace);
+  }
+  // Gives every waiting task a container and registers it.
+  void start_all() {
+    for (const auto& [type, count] : lifecycle_->containers_wanted()) {
+      for (int i = 0; i < count; ++i) {
+        const auto container = "container_" + std::to_string(++containers_);
+        auto task = lifecycle_->assign_container(type, container, "node:1", "node:2", "");
+        ASSERT_TRUE(task.has_value());
+        ASSERT_TRUE(lifecycle_->register_task(*task, HostPort{"h", static_cast<std::uint16_t>(1000 + containers_)},
+                                              container)
+                        .ok());
+      }
+    }
+    if (auto current = rendezvous_->current()) lifecycle_->cluster_published(current->version);
+  }
+  const TaskRecord& task(const std::string& type, int index) { return *lifecycle_->find(TaskId{type, index}); }
+  void end(const std::string& type, int index, int exit_status) {
+    lifecycle_->container_completed(task(type, index).container, exit_status, "");
+  }
+
+  JobSpec spec_;
+  EventLog events_;
+  std::unique_ptr<Rendezvous> rendezvous_;
+  std::unique_ptr<JobLifecycle> lifecycle_;
+  int containers_ = 0;
+};
+
+TEST_F(Lifecycle, AsksForEveryTaskByType) {
+  make("command: x\ntasks: {chief: {}, worker: {instances: 2}, ps: {}}\n");
+  const auto wanted = lifecycle_->containers_wanted();
+  EXPECT_EQ(wanted.at("chief"), 1);
+  EXPECT_EQ(wanted.at("worker"), 2);
+  EXPECT_EQ(wanted.at("ps"), 1);
+  EXPECT_FALSE(lifecycle_->assign_container("evaluator", "c", "n", "n", "").has_value());
+}
+
+TEST_F(Lifecycle, ChiefSuccessEndsTheJobAndServicesAreStopped) {
+  make("command: x\ntasks: {chief: {}, worker: {instances: 2}, ps: {}}\n");
+  start_all();
+  EXPECT_EQ(task("worker", 0).phase, TaskPhase::running);
+  end("chief", 0, 0);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::succeeded);
+  EXPECT_EQ(lifecycle_->live_containers().size(), 3u);  // workers and ps, to be stopped
+  end("ps", 0, -105);
+  EXPECT_EQ(task("ps", 0).phase, TaskPhase::stopped);
+}
+
+TEST_F(Lifecycle, WithoutChiefEveryWorkerMustSucceed) {
+  make("command: x\ntasks: {worker: {instances: 2}, ps: {}}\n");
+  start_all();
+  end("worker", 0, 0);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  end("worker", 1, 0);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::succeeded);
+}
+
+TEST_F(Lifecycle, FailureAfterItsRestartsFailsTheJobNamingTask) {
+  make("command: x\ntasks: {worker: {instances: 2, max_restarts: 1}}\n");
+  start_all();
+  TaskResult result;
+  result.container = task("worker", 1).container;
+  result.exit_code = 3;
+  result.description = "exited with 3";
+  result.stderr_tail = "Traceback: boom";
+  ASSERT_TRUE(lifecycle_->result(TaskId{"worker", 1}, result).ok());
+  end("worker", 1, 3);
+  EXPECT_EQ(task("worker", 1).phase, TaskPhase::requested);  // restart 1 of 1
+  EXPECT_EQ(task("worker", 1).restarts, 1);
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 1);
+  EXPECT_EQ(rendezvous_->missing().size(), 1u);
+  start_all();
+  EXPECT_EQ(rendezvous_->current()->version, 2u);  // the restarted task's new address
+  result.container = task("worker", 1).container;
+  ASSERT_TRUE(lifecycle_->result(TaskId{"worker", 1}, result).ok());
+  end("worker", 1, 3);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_NE(lifecycle_->diagnostics().find("worker:1 failed: exited with 3"), std::string::npos);
+  EXPECT_NE(lifecycle_->diagnostics().find("Traceback: boom"), std::string::npos);
+}
+
+TEST_F(Lifecycle, PreemptionAndLostNodesDoNotSpendTheBudget) {
+  make("command: x\ntasks: {worker: {instances: 1}}\n");
+  start_all();
+  end("worker", 0, -102);
+  EXPECT_EQ(task("worker", 0).phase, TaskPhase::requested);
+  EXPECT_EQ(task("worker", 0).restarts, 0);
+  EXPECT_EQ(task("worker", 0).lost, 1);
+  start_all();
+  end("worker", 0, -100);
+  EXPECT_EQ(task("worker", 0).lost, 2);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+}
+
+TEST_F(Lifecycle, EvaluatorGetsItsGracePeriodAndItsFailureDoesNotFailTheJob) {
+  make("command: x\ntasks: {chief: {}, evaluator: {}}\n", std::chrono::seconds(30));
+  start_all();
+  end("chief", 0, 0);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);  // waiting for the evaluator
+  EXPECT_EQ(lifecycle_->containers_wanted().at("chief"), 0);
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::seconds(31));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::succeeded);
+
+  make("command: x\ntasks: {chief: {}, evaluator: {}}\n");
+  start_all();
+  end("evaluator", 0, 1);
+  EXPECT_EQ(task("evaluator", 0).phase, TaskPhase::failed);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  end("chief", 0, 0);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::succeeded);
+}
+
+TEST_F(Lifecycle, PsFailureFailsTheJob) {
+  make("command: x\ntasks: {chief: {}, ps: {}}\n");
+  start_all();
+  end("ps", 0, 137);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+}
+
+TEST_F(Lifecycle, TimeoutFailsTheJob) {
+  make("command: x\ntimeout: 10m\ntasks: {worker: {}}\n");
+  start_all();
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::minutes(11));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_NE(lifecycle_->diagnostics().find("timeout"), std::string::npos);
+}
+
+TEST_F(Lifecycle, RegistrationFromAnotherContainerIsRefused) {
+  make("command: x\ntasks: {worker: {}}\n");
+  auto task_id = lifecycle_->assign_container("worker", "container_a", "n", "n", "");
+  ASSERT_TRUE(task_id.has_value());
+  EXPECT_FALSE(lifecycle_->register_task(*task_id, HostPort{"h", 1}, "container_b").ok());
+  EXPECT_TRUE(lifecycle_->register_task(*task_id, HostPort{"h", 1}, "container_a").ok());
+}
+
+TEST_F(Lifecycle, ContainersOfNobodyAreIgnored) {
+  make("command: x\ntasks: {worker: {}}\n");
+  start_all();
+  lifecycle_->container_completed("container_unknown", 1, "");
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+}
+
+}  // namespace
+}  // namespace spindle
