@@ -75,6 +75,8 @@ int follow_job(client::JobConnection& job, std::ostream& progress) {
     if (!events.empty()) (void)job.live_status();
     if (events.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(300));
   }
+  // The application master answers for a moment after unregistering.
+  (void)job.live_status();
   job.remember_final_status();
   auto final_report = job.report();
   if (!final_report) {

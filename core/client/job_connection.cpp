@@ -19,8 +19,10 @@ Result<yarn::ApplicationReport> JobConnection::report() {
 }
 
 JobApiClient* JobConnection::api() {
-  if (!record_ || !last_report_ || last_report_->state != "RUNNING" || last_report_->am_rpc_port <= 0 ||
-      last_report_->am_host.empty() || last_report_->am_host == "N/A") {
+  // The address stays in the report after the end; the application master
+  // answers there for a moment after unregistering.
+  if (!record_ || !last_report_ || last_report_->am_rpc_port <= 0 || last_report_->am_host.empty() ||
+      last_report_->am_host == "N/A") {
     return nullptr;
   }
   const auto address = last_report_->am_host + ":" + std::to_string(last_report_->am_rpc_port);

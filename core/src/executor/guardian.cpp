@@ -98,7 +98,7 @@ void close_descriptors_except(int keep) {
   default_action.sa_handler = SIG_DFL;
   ::sigemptyset(&default_action.sa_mask);
   for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
-    if (signal_number == 0) ::sigaction(signal_number, &default_action, nullptr);
+    if (signal_number != SIGKILL && signal_number != SIGSTOP) ::sigaction(signal_number, &default_action, nullptr);
   }
   sigset_t none;
   ::sigemptyset(&none);
@@ -246,6 +246,7 @@ void end_everything(Sweep& sweep, int signal_fd, int grace_ms) {
 void run(const Plan& plan, int socket) {
   // Out of the executor's group, which the NodeManager signals as a whole.
   ::setpgid(0, 0);
+  close_descriptors_except(socket);
   // All signals stay blocked, as the executor blocked them around fork(): no
   // handler of the executor may run here, and the guardian must outlive any
   // SIGTERM, SIGINT or SIGHUP to be able to clean up. SIGCHLD is read from a
@@ -253,6 +254,13 @@ void run(const Plan& plan, int socket) {
   sigset_t all;
   ::sigfillset(&all);
   ::sigprocmask(SIG_SETMASK, &all, nullptr);
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  // An executor that ignores SIGCHLD (or set SA_NOCLDWAIT) would have the
+  // kernel reap the shell before the guardian could hold on to it.
+  struct sigaction default_child {};
+  default_child.sa_handler = SIG_DFL;
+  ::sigemptyset(&default_child.sa_mask);
+  ::sigaction(SIGCHLD, &default_child, nullptr);
   sigset_t child_signals;
   ::sigemptyset(&child_signals);
   ::sigaddset(&child_signals, SIGCHLD);
@@ -275,7 +283,7 @@ void run(const Plan& plan, int socket) {
   Sweep sweep(self, shell, shell);
   switch (ending) {
     case Ending::command_ended: end_everything(sweep, signal_fd, plan.leftover_grace_ms); break;
-    case Ending::orphaned: ::_exit(0);
+    case Ending::orphaned: end_everything(sweep, signal_fd, plan.orphaned_grace_ms); break;
     case Ending::abandoned: end_everything(sweep, signal_fd, 0); break;
   }
   int status = 0;

@@ -24,8 +24,12 @@ Result<PortReservation> PortReservation::reserve(std::uint16_t port) {
   address.sin_addr.s_addr = htonl(INADDR_ANY);
   address.sin_port = htons(port);
   socklen_t length = sizeof address;
-  if (::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0 ||
-      ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+  // Bound first without SO_REUSEADDR, so the kernel picks a port no other
+  // socket holds: two reservations that both set it before binding could be
+  // handed the same port, and their servers would then collide. Set after
+  // the bind, it lets the task's own server bind the port as well.
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+      ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0 ||
       ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
     const int error = errno;
     ::close(fd);

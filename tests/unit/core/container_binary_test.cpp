@@ -17,8 +17,8 @@ TEST(ContainerBinary, LinksOnlyTheCAndCxxRuntimes) {
   char buffer[512];
   while (std::fgets(buffer, sizeof(buffer), pipe)) output += buffer;
   ASSERT_EQ(::pclose(pipe), 0) << output;
-  const std::set<std::string> runtime = {"linux-vdso.so.1", "libstdc++.so.6", "libm.so.6", "libgcc_s.so.1",
-                                         "libc.so.6",       "ld-linux-x86-64.so.2"};
+  const std::set<std::string> runtime = {"linux-vdso.so.1", "libstdc++.so.6", "libm.so.6",
+                                         "libgcc_s.so.1",   "libc.so.6",      "ld-linux-x86-64.so.2"};
   std::size_t libraries = 0;
   std::size_t start = 0;
   while (start < output.size()) {

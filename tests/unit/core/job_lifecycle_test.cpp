@@ -31,9 +31,9 @@ class Lifecycle : public ::testing::Test {
         const auto container = "container_" + std::to_string(++containers_);
         auto task = lifecycle_->assign_container(type, container, "node:1", "node:2", "");
         ASSERT_TRUE(task.has_value());
-        ASSERT_TRUE(lifecycle_->register_task(*task, HostPort{"h", static_cast<std::uint16_t>(1000 + containers_)},
-                                              container)
-                        .ok());
+        ASSERT_TRUE(
+            lifecycle_->register_task(*task, HostPort{"h", static_cast<std::uint16_t>(1000 + containers_)}, container)
+                .ok());
       }
     }
     if (auto current = rendezvous_->current()) lifecycle_->cluster_published(current->version);

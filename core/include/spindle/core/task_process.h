@@ -23,9 +23,10 @@ namespace spindle {
 // TensorBoard, PyTorch's TCPStore: all set SO_REUSEADDR) can still bind and
 // listen on it, because Linux lets a second SO_REUSEADDR socket bind a port
 // on which no socket listens. A server without SO_REUSEADDR gets EADDRINUSE,
-// so the reservation only suits servers that set it. Hold it for the whole
-// life of the user's command: releasing it before the server binds is the
-// race it exists to prevent.
+// so the reservation only suits servers that set it. A port already bound
+// by any socket, another reservation included, is refused. Hold it for the
+// whole life of the user's command: releasing it before the server binds is
+// the race it exists to prevent.
 class PortReservation {
  public:
   // 0: any free port from the kernel's ephemeral range.
