@@ -271,7 +271,14 @@ void run(const Plan& plan, int socket) {
   }
 
   const pid_t self = ::getpid();
+  // _Fork() runs no pthread_atfork handlers: a library's handler could wait
+  // for a lock that a thread of the executor held when the guardian was
+  // forked, and that thread does not exist here.
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  const pid_t shell = ::_Fork();
+#else
   const pid_t shell = ::fork();
+#endif
   if (shell == 0) exec_shell(plan, self);
   if (shell < 0) fail(socket, Step::fork, errno);
   // Also done by the shell; whichever comes first, the group exists before

@@ -124,6 +124,7 @@ class TaskProcess {
   std::optional<ExitStatus> wait_for(std::chrono::milliseconds timeout);
   // Becomes readable when poll() would return a status; for an event loop's
   // poll()/epoll. Owned by the TaskProcess; never read from it directly.
+  // -1 once poll() has returned the status.
   int completion_fd() const { return fd_; }
 
   // Sends the signal to the command's whole process group. Succeeds without
@@ -133,7 +134,8 @@ class TaskProcess {
   // how the command ended.
   ExitStatus stop(std::chrono::milliseconds grace);
 
-  // Summed over the live processes of the command's group; zero once ended.
+  // Summed over the live processes of the command's group and those that
+  // left it and were orphaned (reparented to the guardian); zero once ended.
   ProcessUsage usage() const;
 
  private:
