@@ -23,6 +23,22 @@ std::string clock_time(std::int64_t ms) {
 
 }  // namespace
 
+std::optional<OpenedJob> open_job(const std::string& application_id, int& exit_code) {
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) {
+    std::cerr << configuration.error().message << '\n';
+    exit_code = exit_bad_input;
+    return std::nullopt;
+  }
+  auto job = client::JobConnection::open(*configuration, application_id);
+  if (!job) {
+    std::cerr << job.error().message << '\n';
+    exit_code = exit_bad_input;
+    return std::nullopt;
+  }
+  return OpenedJob{std::move(*configuration), std::move(*job)};
+}
+
 void print_status_table(const JobStatus& status, std::ostream& out) {
   out << std::left << std::setw(16) << "TASK" << std::setw(11) << "PHASE" << std::setw(22) << "ADDRESS" << std::setw(6)
       << "EXIT" << std::setw(9) << "RESTARTS" << std::setw(9) << "STARTED" << std::setw(9) << "ENDED"

@@ -5,31 +5,27 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job_commands.h"
+#include "cli/job_follow.h"
 #include "spindle/client/job_connection.h"
 
 namespace spindle::cli {
 namespace {
 
 int run_kill(const std::string& application) {
-  auto configuration = yarn::HadoopConfiguration::from_environment();
-  if (!configuration) {
-    std::cerr << configuration.error().message << '\n';
-    return exit_bad_input;
-  }
   auto id = yarn::ApplicationId::parse(application);
   if (!id) {
     std::cerr << id.error().message << '\n';
     return exit_bad_input;
   }
-  auto job = client::JobConnection::open(*configuration, application);
-  if (!job) {
-    std::cerr << job.error().message << '\n';
-    return exit_bad_input;
-  }
-  (void)job->live_status();  // the tasks as they were, kept with the record below
+  int failed = exit_done;
+  auto opened = open_job(application, failed);
+  if (!opened) return failed;
+  auto& job = opened->job;
+  // The tasks as they were, kept with the record below (the report says where the job API is).
+  if (job.report()) (void)job.live_status();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
-    auto killed = job->client().kill(*id, "killed by its owner with spindle kill");
+    auto killed = job.client().kill(*id, "killed by its owner with spindle kill");
     if (!killed) {
       std::cerr << killed.error().message << '\n';
       return exit_cluster_unreachable;
@@ -37,8 +33,8 @@ int run_kill(const std::string& application) {
     if (*killed) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  job->remember_final_status();
-  auto report = job->report();
+  job.remember_final_status();
+  auto report = job.report();
   if (!report) {
     std::cerr << report.error().message << '\n';
     return exit_cluster_unreachable;

@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job_commands.h"
+#include "cli/job_follow.h"
 #include "spindle/client/job_connection.h"
 #include "spindle/yarn/resource_manager_rest.h"
 
@@ -18,24 +19,18 @@ struct LogsOptions {
 };
 
 int run_logs(const LogsOptions& options) {
-  auto configuration = yarn::HadoopConfiguration::from_environment();
-  if (!configuration) {
-    std::cerr << configuration.error().message << '\n';
-    return exit_bad_input;
-  }
-  auto job = client::JobConnection::open(*configuration, options.application);
-  if (!job) {
-    std::cerr << job.error().message << '\n';
-    return exit_bad_input;
-  }
-  if (auto report = job->report(); !report) {
+  int failed = exit_done;
+  auto opened = open_job(options.application, failed);
+  if (!opened) return failed;
+  auto& job = opened->job;
+  if (auto report = job.report(); !report) {
     std::cerr << report.error().message << '\n';
     return exit_cluster_unreachable;
   }
-  auto rest = yarn::ResourceManagerRest::from_configuration(*configuration);
+  auto rest = yarn::ResourceManagerRest::from_configuration(opened->configuration);
   std::map<std::string, std::size_t> printed;  // bytes of each file already shown
   while (true) {
-    const auto status = job->last_status();
+    const auto status = job.last_status();
     if (!status) {
       std::cerr << "no task of " << options.application
                 << " is known here: the job's application master is not running and this machine kept no status "
@@ -65,7 +60,7 @@ int run_logs(const LogsOptions& options) {
     }
     std::cout.flush();
     if (!options.follow) return exit_done;
-    auto report = job->report();
+    auto report = job.report();
     if (report && report->finished()) return exit_done;
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }

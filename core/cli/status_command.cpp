@@ -15,22 +15,16 @@ struct StatusOptions {
 };
 
 int run_status(const StatusOptions& options) {
-  auto configuration = yarn::HadoopConfiguration::from_environment();
-  if (!configuration) {
-    std::cerr << configuration.error().message << '\n';
-    return exit_bad_input;
-  }
-  auto job = client::JobConnection::open(*configuration, options.application);
-  if (!job) {
-    std::cerr << job.error().message << '\n';
-    return exit_bad_input;
-  }
-  auto report = job->report();
+  int failed = exit_done;
+  auto opened = open_job(options.application, failed);
+  if (!opened) return failed;
+  auto& job = opened->job;
+  auto report = job.report();
   if (!report) {
     std::cerr << report.error().message << '\n';
     return exit_cluster_unreachable;
   }
-  const auto status = job->last_status();
+  const auto status = job.last_status();
   if (options.json) {
     nlohmann::json out = {{"application_id", report->id.to_string()},
                           {"name", report->name},
@@ -44,7 +38,7 @@ int run_status(const StatusOptions& options) {
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
     if (status) print_status_table(*status, std::cout);
-    if (!status && !job->record()) {
+    if (!status && !job.record()) {
       std::cout << "(no per-task status: this machine does not hold the job's secret)\n";
     }
     print_outcome(*report, std::cout);
@@ -53,19 +47,13 @@ int run_status(const StatusOptions& options) {
 }
 
 int run_watch(const StatusOptions& options) {
-  auto configuration = yarn::HadoopConfiguration::from_environment();
-  if (!configuration) {
-    std::cerr << configuration.error().message << '\n';
-    return exit_bad_input;
-  }
-  auto job = client::JobConnection::open(*configuration, options.application);
-  if (!job) {
-    std::cerr << job.error().message << '\n';
-    return exit_bad_input;
-  }
-  const int code = follow_job(*job, std::cout);
-  if (auto status = job->last_status()) print_status_table(*status, std::cout);
-  if (auto report = job->report()) print_outcome(*report, std::cout);
+  int failed = exit_done;
+  auto opened = open_job(options.application, failed);
+  if (!opened) return failed;
+  auto& job = opened->job;
+  const int code = follow_job(job, std::cout);
+  if (auto status = job.last_status()) print_status_table(*status, std::cout);
+  if (auto report = job.report()) print_outcome(*report, std::cout);
   return code;
 }
 

@@ -220,7 +220,7 @@ TEST(PortReservation, IsCloseOnExecAndFreedWhenDestroyed) {
 // Python's own servers, as TensorBoard (werkzeug) and user scripts use them.
 TEST(PortReservation, PythonServersListenOnTheReservedPort) {
   const fs::path python = SPINDLE_PYTHON;
-  if (!fs::exists(python)) GTEST_SKIP() << "no Python at " << python;
+  ASSERT_TRUE(fs::exists(python)) << "no Python at " << python << "; scripts/setup makes it";
   auto reservation = PortReservation::reserve();
   ASSERT_TRUE(reservation);
 
