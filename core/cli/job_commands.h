@@ -12,5 +12,9 @@ void add_logs_command(CLI::App& app, int& exit_code);
 void add_kill_command(CLI::App& app, int& exit_code);
 // spindle list [--all] [--json]
 void add_list_command(CLI::App& app, int& exit_code);
+// spindle history APP [--json]
+void add_history_command(CLI::App& app, int& exit_code);
+// spindle metrics APP [--tag TAG] [--json] [--follow]
+void add_metrics_command(CLI::App& app, int& exit_code);
 
 }  // namespace spindle::cli

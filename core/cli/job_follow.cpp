@@ -7,21 +7,9 @@
 #include <thread>
 
 #include "cli/exit_codes.h"
+#include "cli/time_format.h"
 
 namespace spindle::cli {
-namespace {
-
-std::string clock_time(std::int64_t ms) {
-  if (ms <= 0) return "-";
-  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm local{};
-  localtime_r(&seconds, &local);
-  char text[16];
-  std::strftime(text, sizeof(text), "%H:%M:%S", &local);
-  return text;
-}
-
-}  // namespace
 
 std::optional<OpenedJob> open_job(const std::string& application_id, int& exit_code) {
   auto configuration = yarn::HadoopConfiguration::from_environment();

@@ -5,60 +5,107 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job_commands.h"
+#include "cli/job_json.h"
+#include "cli/time_format.h"
+#include "spindle/client/history_store.h"
 #include "spindle/yarn/application_client.h"
 
 namespace spindle::cli {
 namespace {
 
+// Cuts `text` to fit a column of `width`, leaving a space before the next.
+std::string fitted(const std::string& text, std::size_t width) {
+  if (text.size() < width) return text;
+  return text.substr(0, width - 2) + "~";
+}
+
 struct ListOptions {
   bool all = false;
   bool json = false;
+  std::string search;
 };
 
-int run_list(const ListOptions& options) {
+// What the ResourceManager knows of Spindle jobs goes into the history first,
+// so that jobs submitted elsewhere and jobs that ended since show up right.
+Result<void> refresh_from_cluster(client::HistoryStore& history, bool all) {
   auto configuration = yarn::HadoopConfiguration::from_environment();
-  if (!configuration) {
-    std::cerr << configuration.error().message << '\n';
-    return exit_bad_input;
-  }
+  if (!configuration) return configuration.error();
   yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
   const std::vector<std::string> active = {"NEW", "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING"};
-  auto applications = client.applications("SPINDLE", options.all ? std::vector<std::string>{} : active);
-  if (!applications) {
-    std::cerr << applications.error().message << '\n';
-    return exit_cluster_unreachable;
+  auto applications = client.applications("SPINDLE", all ? std::vector<std::string>{} : active);
+  if (!applications) return applications.error();
+  for (const auto& app : *applications) {
+    client::JobHistoryEntry seen;
+    seen.application_id = app.id.to_string();
+    seen.name = app.name;
+    seen.user = app.user;
+    seen.queue = app.queue;
+    if (auto recorded = history.record_job(seen); !recorded) return recorded;
+    if (auto recorded = history.record_state(seen.application_id, client::history_state(app.state, app.final_status),
+                                             app.diagnostics, app.start_time, app.finish_time, app.tracking_url);
+        !recorded) {
+      return recorded;
+    }
+  }
+  if (all) return {};
+  // A job the history thinks runs but the cluster no longer lists has ended:
+  // ask for its final state.
+  auto running = history.jobs(client::JobFilter{false, "", 1000});
+  if (!running) return running.error();
+  for (const auto& job : *running) {
+    auto id = yarn::ApplicationId::parse(job.application_id);
+    if (!id) continue;
+    auto report = client.report(*id);
+    if (!report) continue;
+    (void)history.record_state(job.application_id, client::history_state(report->state, report->final_status),
+                               report->diagnostics, report->start_time, report->finish_time, report->tracking_url);
+  }
+  return {};
+}
+
+int run_list(const ListOptions& options) {
+  auto history = client::HistoryStore::open();
+  if (!history) {
+    std::cerr << history.error().message << '\n';
+    return exit_bad_input;
+  }
+  int code = exit_done;
+  if (auto refreshed = refresh_from_cluster(*history, options.all); !refreshed) {
+    std::cerr << "warning: showing the job history only, without the cluster's latest word: "
+              << refreshed.error().message << '\n';
+    code = exit_cluster_unreachable;
+  }
+  auto jobs = history->jobs(client::JobFilter{options.all, options.search, 1000});
+  if (!jobs) {
+    std::cerr << jobs.error().message << '\n';
+    return exit_bad_input;
   }
   if (options.json) {
     auto list = nlohmann::json::array();
-    for (const auto& app : *applications) {
-      list.push_back({{"application_id", app.id.to_string()},
-                      {"name", app.name},
-                      {"user", app.user},
-                      {"queue", app.queue},
-                      {"state", app.state},
-                      {"final_status", app.final_status},
-                      {"start_time_ms", app.start_time},
-                      {"finish_time_ms", app.finish_time}});
+    for (const auto& job : *jobs) {
+      list.push_back(history_entry_json(job));
     }
-    std::cout << list.dump(2) << '\n';
-    return exit_done;
+    std::cout << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    return code;
   }
   std::cout << std::left << std::setw(32) << "APPLICATION" << std::setw(24) << "NAME" << std::setw(10) << "USER"
-            << std::setw(16) << "QUEUE" << std::setw(10) << "STATE"
-            << "FINAL\n";
-  for (const auto& app : *applications) {
-    std::cout << std::left << std::setw(32) << app.id.to_string() << std::setw(24) << app.name << std::setw(10)
-              << app.user << std::setw(16) << app.queue << std::setw(10) << app.state << app.final_status << '\n';
+            << std::setw(14) << "QUEUE" << std::setw(11) << "STATE"
+            << "STARTED\n";
+  for (const auto& job : *jobs) {
+    std::cout << std::left << std::setw(32) << job.application_id << std::setw(24) << fitted(job.name, 24)
+              << std::setw(10) << fitted(job.user, 10) << std::setw(14) << fitted(job.queue, 14) << std::setw(11)
+              << job.state << local_time(job.started_ms ? job.started_ms : job.submitted_ms) << '\n';
   }
-  return exit_done;
+  return code;
 }
 
 }  // namespace
 
 void add_list_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ListOptions>();
-  CLI::App* command = app.add_subcommand("list", "Spindle jobs on the cluster (running ones, or --all)");
+  CLI::App* command = app.add_subcommand("list", "Your Spindle jobs: running ones, or with --all past ones too");
   command->add_flag("--all", options->all, "Finished jobs too");
+  command->add_option("--search", options->search, "Only jobs whose id, name, user or queue holds this text");
   command->add_flag("--json", options->json, "Print as JSON");
   command->callback([options, &exit_code] { exit_code = run_list(*options); });
 }

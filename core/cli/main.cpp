@@ -9,6 +9,7 @@
 #include "cli/local_command.h"
 #include "cli/render_env_command.h"
 #include "cli/submit_command.h"
+#include "cli/tensorboard_command.h"
 #include "cli/validate_command.h"
 
 int main(int argc, char** argv) {
@@ -22,7 +23,10 @@ int main(int argc, char** argv) {
   spindle::cli::add_status_commands(app, exit_code);
   spindle::cli::add_logs_command(app, exit_code);
   spindle::cli::add_kill_command(app, exit_code);
+  spindle::cli::add_tensorboard_command(app, exit_code);
   spindle::cli::add_list_command(app, exit_code);
+  spindle::cli::add_history_command(app, exit_code);
+  spindle::cli::add_metrics_command(app, exit_code);
   spindle::cli::add_cluster_command(app, exit_code);
   spindle::cli::add_doctor_command(app, exit_code);
   spindle::cli::add_local_command(app, exit_code);

@@ -1,6 +1,15 @@
 #include "spindle/client/job_connection.h"
 
+#include <chrono>
+
 namespace spindle::client {
+namespace {
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
 
 Result<JobConnection> JobConnection::open(const yarn::HadoopConfiguration& configuration,
                                           const std::string& application_id) {
@@ -8,14 +17,50 @@ Result<JobConnection> JobConnection::open(const yarn::HadoopConfiguration& confi
   if (!id) return id.error();
   std::optional<JobRecord> record;
   if (auto loaded = JobRecords().load(id->to_string())) record = std::move(*loaded);
-  return JobConnection(yarn::ApplicationClient(yarn::ApplicationClient::options_for(configuration)), *id,
-                       std::move(record));
+  JobConnection job(yarn::ApplicationClient(yarn::ApplicationClient::options_for(configuration)), *id,
+                    std::move(record));
+  if (auto history = HistoryStore::open()) {
+    job.history_ = std::make_shared<HistoryStore>(std::move(*history));
+  } else {
+    job.history_problem_ = history.error().message;
+  }
+  return job;
 }
 
 Result<yarn::ApplicationReport> JobConnection::report() {
   auto report = client_.report(id_);
-  if (report) last_report_ = *report;
+  if (report) {
+    last_report_ = *report;
+    record_report(*report);
+  }
   return report;
+}
+
+void JobConnection::record_report(const yarn::ApplicationReport& report) {
+  if (!history_) return;
+  JobHistoryEntry seen;
+  seen.application_id = application_id_;
+  seen.name = report.name;
+  seen.user = report.user;
+  seen.queue = report.queue;
+  // The history is a convenience: following the job goes on without it.
+  (void)history_->record_job(seen);
+  (void)history_->record_state(application_id_, history_state(report.state, report.final_status), report.diagnostics,
+                               report.start_time, report.finish_time, report.tracking_url);
+}
+
+void JobConnection::record_status(const JobStatus& status) {
+  if (!history_) return;
+  (void)history_->record_status(status);
+  // Each look at a running job adds a point to its containers' use.
+  const double now = now_seconds();
+  std::vector<MetricPoint> usage;
+  for (const auto& task : status.tasks) {
+    if (task.phase != "running" || task.rss_bytes == 0) continue;
+    usage.push_back({"container", task.task, "memory_bytes", 0, now, static_cast<double>(task.rss_bytes)});
+    usage.push_back({"container", task.task, "cpu_seconds", 0, now, task.cpu_seconds});
+  }
+  (void)history_->record_metrics(application_id_, usage);
 }
 
 JobApiClient* JobConnection::api() {
@@ -42,12 +87,20 @@ std::optional<JobStatus> JobConnection::live_status() {
   auto status = parse_job_status(*text);
   if (!status) return std::nullopt;
   last_status_ = *status;
+  record_status(*status);
   return status.value();
 }
 
 std::optional<JobStatus> JobConnection::last_status() {
   if (auto live = live_status()) return live;
   if (last_status_) return last_status_;
+  if (history_) {
+    if (auto attempts = history_->attempts(application_id_); attempts && !attempts->empty()) {
+      if (auto job = history_->job(application_id_); job && job->has_value()) {
+        return status_from_history(**job, *attempts);
+      }
+    }
+  }
   if (record_ && !record_->final_status_json.empty()) {
     if (auto kept = parse_job_status(record_->final_status_json)) return kept.value();
   }
@@ -59,6 +112,7 @@ std::vector<JobEvent> JobConnection::events_after(std::uint64_t after, std::chro
   if (!client) return {};
   auto events = client->events_after(after, wait);
   if (!events) return {};
+  if (history_) (void)history_->record_events(application_id_, *events);
   return std::move(*events);
 }
 

@@ -3,11 +3,13 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "client/staging.h"
+#include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/yarn/application_client.h"
@@ -99,6 +101,22 @@ std::int64_t now_ms() {
       .count();
 }
 
+// The job goes into the history as soon as YARN has it. A history that
+// cannot be written is worth a warning, not the job.
+void record_submission(const JobSpec& spec, const std::string& application_id, std::int64_t submitted_ms,
+                       const std::function<void(const std::string&)>& progress) {
+  auto history = HistoryStore::open();
+  JobHistoryEntry entry;
+  entry.application_id = application_id;
+  entry.name = spec.name;
+  entry.user = yarn::hadoop_user_name();
+  entry.queue = spec.queue;
+  entry.spec_yaml = to_yaml(spec);
+  entry.submitted_ms = submitted_ms;
+  auto recorded = history ? history->record_job(entry) : Result<void>(history.error());
+  if (!recorded) progress("warning: the job runs but is not in the history: " + recorded.error().message);
+}
+
 }  // namespace
 
 Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
@@ -142,14 +160,36 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     if (!file) why = file.error().message;
     return stage(std::move(file));
   };
-  if (!keep(area.put(binary, "spindle-container", false))) return fail(cluster_error(why));
-  if (!keep(area.put_text(to_json(spec).dump(2), "job.json"))) return fail(cluster_error(why));
+  // Bytes staged, for a progress bar: local files only (remote ones are not copied).
+  const std::string job_json = to_json(spec).dump(2);
+  std::uint64_t bytes_total = job_json.size();
+  std::uint64_t bytes_staged = 0;
+  auto size_of = [](const std::filesystem::path& path) {
+    std::error_code size_error;
+    const auto size = std::filesystem::file_size(path, size_error);
+    return size_error ? std::uint64_t{0} : static_cast<std::uint64_t>(size);
+  };
+  bytes_total += size_of(binary);
+  for (const auto* list : {&spec.files, &spec.archives}) {
+    for (const auto& file : *list) {
+      if (file.source.find("://") == std::string::npos) bytes_total += size_of(file.source);
+    }
+  }
+  auto counted = [&](Result<yarn::LocalFile> file) {
+    if (file && options.staged_bytes) {
+      bytes_staged += static_cast<std::uint64_t>(file->size);
+      options.staged_bytes(bytes_staged, std::max(bytes_total, bytes_staged));
+    }
+    return file;
+  };
+  if (!keep(counted(area.put(binary, "spindle-container", false)))) return fail(cluster_error(why));
+  if (!keep(counted(area.put_text(job_json, "job.json")))) return fail(cluster_error(why));
   for (const auto* list : {&spec.files, &spec.archives}) {
     const bool archive = list == &spec.archives;
     for (const auto& file : *list) {
       const bool remote = file.source.find("://") != std::string::npos;
       auto described =
-          remote ? area.describe(file.source, file.name, archive) : area.put(file.source, file.name, archive);
+          remote ? area.describe(file.source, file.name, archive) : counted(area.put(file.source, file.name, archive));
       if (!keep(std::move(described))) return fail(remote ? bad_input(why) : cluster_error(why));
     }
   }
@@ -187,6 +227,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     (void)client.kill(created->id, "its secret could not be kept on the submitting machine");
     return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));
   }
+  record_submission(spec, application_id, record.submitted_ms, progress);
   return SubmittedJob{application_id, area.location()};
 }
 

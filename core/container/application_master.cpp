@@ -128,6 +128,7 @@ class ApplicationMaster {
     std::optional<Clock::time_point> stop_deadline;
     while (true) {
       std::vector<yarn::ContainerAsk> asks;
+      std::vector<std::string> silent;
       bool outstanding = false;
       {
         std::unique_lock lock(backend_.mutex());
@@ -135,12 +136,30 @@ class ApplicationMaster {
           lifecycle_.kill("the application master was stopped by signal " + std::to_string(stop_signal.load()));
         }
         lifecycle_.tick(Clock::now());
+        silent = lifecycle_.take_containers_to_stop();
         asks = changed_asks(outstanding);
       }
+      for (const auto& container : silent) stop(container);
       auto allocation = scheduler_->allocate(asks, release_, progress());
-      if (!allocation) return allocation.error();
+      if (!allocation || allocation->must_resync) {
+        // A restarted ResourceManager (work-preserving) has forgotten the
+        // registration but not the containers: register again and repeat
+        // every ask. While it is away, keep trying for a while.
+        if (allocation || is_not_registered(allocation.error())) {
+          if (auto again = register_again(); !again) return again.error();
+          unreachable_since_.reset();
+          continue;
+        }
+        if (!unreachable_since_) unreachable_since_ = Clock::now();
+        if (Clock::now() - *unreachable_since_ > resource_manager_patience) return allocation.error();
+        sent_.clear();
+        log(allocation.error().message + "; trying again");
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        continue;
+      }
+      unreachable_since_.reset();
       release_.clear();
-      if (allocation->must_shut_down || allocation->must_resync) {
+      if (allocation->must_shut_down) {
         std::lock_guard lock(backend_.mutex());
         lifecycle_.kill("the ResourceManager no longer knows this attempt");
         return {};
@@ -188,6 +207,10 @@ class ApplicationMaster {
     }
     log("finishing: " + diagnostics);
     auto finished = scheduler_->finish(status, diagnostics, tracking_url_);
+    if (!finished && is_not_registered(finished.error())) {
+      if (auto again = register_again(); !again) return again;
+      finished = scheduler_->finish(status, diagnostics, tracking_url_);
+    }
     events_.append("unregistered", "", diagnostics);
     return finished;
   }
@@ -210,6 +233,20 @@ class ApplicationMaster {
   // Asks whose count changed since they were last sent: the ResourceManager
   // takes each as the new total, so repeating an unchanged one would re-ask
   // for containers already granted but not yet received.
+  static bool is_not_registered(const Error& error) {
+    return error.message.find("ApplicationMasterNotRegisteredException") != std::string::npos;
+  }
+
+  Result<void> register_again() {
+    auto registration = scheduler_->register_master(context_.host, server_->port(), tracking_url_);
+    if (!registration) return registration.error();
+    std::lock_guard lock(backend_.mutex());
+    sent_.clear();
+    events_.append("job", "", "registered again with the restarted ResourceManager");
+    log("registered again with the restarted ResourceManager");
+    return {};
+  }
+
   std::vector<yarn::ContainerAsk> changed_asks(bool& outstanding) {
     std::vector<yarn::ContainerAsk> asks;
     const auto wanted = lifecycle_.containers_wanted();
@@ -333,6 +370,8 @@ class ApplicationMaster {
   std::string api_address_;
   std::string tracking_url_;
   std::map<std::string, int> sent_;
+  std::optional<Clock::time_point> unreachable_since_;
+  static constexpr std::chrono::minutes resource_manager_patience{5};
   std::vector<std::string> release_;
   std::set<std::string> stopping_;
   std::uint64_t published_ = 0;

@@ -263,7 +263,7 @@ class FailingJobs(JobTest):
         self.assertEqual(killed.returncode, 0, killed.stderr)
         self.assertIn("KILLED", killed.stdout)
         self.assertEqual(wait_for_no_processes(application, 20), [])
-        self.assertEqual(applications()[application]["state"], "KILLED")
+        self.assertEqual(applications()[application]["state"], "killed")
 
 
 class BadInput(JobTest):
@@ -315,3 +315,83 @@ class BadInput(JobTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def tensorboard_scalars(logdir):
+    """{(run, tag): {step: value}} as TensorBoard's own loader reads the event files."""
+    from tensorboard.backend.event_processing import event_multiplexer
+    from tensorboard.util import tensor_util
+    multiplexer = event_multiplexer.EventMultiplexer(size_guidance={"tensors": 0, "scalars": 0})
+    multiplexer.AddRunsFromDirectory(logdir)
+    multiplexer.Reload()
+    found = {}
+    for run, tags in multiplexer.Runs().items():
+        for tag in tags.get("tensors", []):
+            for event in multiplexer.Tensors(run, tag):
+                found.setdefault((run, tag), {})[event.step] = float(tensor_util.make_ndarray(event.tensor_proto))
+        for tag in tags.get("scalars", []):
+            for event in multiplexer.Scalars(run, tag):
+                found.setdefault((run, tag), {})[event.step] = event.value
+    return found
+
+
+class HistoryAndMetrics(JobTest):
+    def test_history_metrics_and_the_job_page(self):
+        output = os.path.join(self.directory, "output")
+        submitted = spindle("submit", "--json", self.write_spec(example_spec("wine-quality/wine_quality.yaml", output)))
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+
+        # The job's page, through the ResourceManager's proxy at its tracking URL, while it runs.
+        page = ""
+        proxy = f"http://{configuration('yarn.resourcemanager.webapp.address')}/proxy/{application}/"
+        deadline = time.time() + 120
+        while time.time() < deadline and not ("chief:0" in page and "TensorBoard: <a href=" in page):
+            try:
+                with urllib.request.urlopen(proxy, timeout=10) as answer:
+                    page = answer.read().decode()
+            except OSError:
+                pass
+            time.sleep(0.5)
+        self.assertIn("chief:0", page)
+        self.assertIn("evaluator:0", page)
+        self.assertIn("TensorBoard: <a href=", page)
+        self.assertIn('http-equiv="refresh"', page)
+        self.assertNotIn("<script", page)
+
+        watched = spindle("watch", application)
+        self.assertEqual(watched.returncode, 0, watched.stdout + watched.stderr)
+
+        history = spindle("history", application, "--json")
+        self.assertEqual(history.returncode, 0, history.stderr)
+        record = json.loads(history.stdout)
+        self.assertEqual(record["state"], "succeeded")
+        self.assertEqual(record["name"], "wine-quality")
+        self.assertIn("chief:", record["spec"])
+        attempts = {attempt["task"]: attempt for attempt in record["attempts"]}
+        self.assertEqual(set(attempts), {"chief:0", "evaluator:0", "tensorboard:0"})
+        self.assertEqual(attempts["chief:0"]["exit_code"], 0)
+        self.assertTrue(attempts["chief:0"]["container"].startswith("container_"))
+        self.assertTrue(any(event["kind"] == "registered" for event in record["events"]), record["events"])
+
+        listed = {job["application_id"]: job for job in json.loads(spindle("list", "--all", "--json").stdout)}
+        self.assertEqual(listed[application]["state"], "succeeded")
+
+        metrics = spindle("metrics", application, "--json")
+        self.assertEqual(metrics.returncode, 0, metrics.stderr)
+        points = json.loads(metrics.stdout)
+        ours = {}
+        for point in points:
+            if point["source"] == "tfevents":
+                ours.setdefault((point["run"], point["tag"]), {})[point["step"]] = point["value"]
+        theirs = tensorboard_scalars(output)
+        self.assertTrue(theirs, "the job wrote no scalars")
+        self.assertEqual(set(ours), set(theirs))
+        for series, values in theirs.items():
+            self.assertEqual(sorted(ours[series]), sorted(values), series)
+            for step, value in values.items():
+                self.assertAlmostEqual(ours[series][step], value, places=5, msg=f"{series} step {step}")
+        memory = [p for p in points if p["source"] == "container" and p["tag"] == "memory_bytes"]
+        self.assertTrue(memory, "no container memory was recorded while the job was watched")
+        self.assertTrue(all(p["value"] > 1e6 for p in memory), memory)
+        self.assert_left_nothing({"application_id": application})

@@ -201,6 +201,18 @@ Result<void> WebHdfs::read(const std::string& path, std::function<bool(std::stri
   return {};
 }
 
+Result<std::string> WebHdfs::read_range(const std::string& path, std::int64_t offset, std::int64_t length) {
+  http::Request request =
+      new_request("GET", url(path, "OPEN", "&offset=" + std::to_string(offset) + "&length=" + std::to_string(length)));
+  request.follow_redirects = true;
+  auto response = http::perform(request);
+  if (!response) return response.error();
+  if (response->status != 200) {
+    return remote_error("reading " + path + " from HDFS at byte " + std::to_string(offset), *response);
+  }
+  return std::move(response->body);
+}
+
 Result<std::string> WebHdfs::read_all(const std::string& path, std::size_t limit) {
   std::string data;
   bool too_big = false;

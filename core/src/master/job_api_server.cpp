@@ -1,5 +1,8 @@
 #include "spindle/core/job_api_server.h"
 
+#include "spindle/core/job_page.h"
+#include "spindle/core/job_status.h"
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -70,6 +73,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle_cluster(const Request& request, std::string_view query);
   void handle_task_report(const Request& request, std::string_view type, std::string_view index, std::string_view what);
   void handle_events(const Request& request, std::string_view query);
+  void handle_page(const Request& request);
   // The HTTP version and keep-alive of the request being answered.
   struct Answering {
     unsigned version = 11;
@@ -79,7 +83,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void reply(const Request& request, http::status status, std::string body) {
     reply(answering(request), status, std::move(body));
   }
-  void reply(Answering to, http::status status, std::string body);
+  void reply(Answering to, http::status status, std::string body, std::string_view content_type = "application/json");
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
@@ -193,6 +197,14 @@ void Session::on_read(beast::error_code ec) {
 }
 
 void Session::handle(Request request) {
+  // The job's page is for people, reached through the ResourceManager's
+  // proxy, which knows no secret; it shows nothing that grants access.
+  if (const std::string_view target(request.target().data(), request.target().size());
+      (target == "/" || target == "/index.html" || target.starts_with("/?")) && server_.backend() &&
+      request.method() == http::verb::get) {
+    handle_page(request);
+    return;
+  }
   const auto secret_field = request["X-Spindle-Secret"];
   const std::string_view secret(secret_field.data(), secret_field.size());
   if (!same_secret(secret, server_.options().secret)) {
@@ -387,10 +399,21 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
   });
 }
 
-void Session::reply(Answering to, http::status status, std::string body) {
+void Session::handle_page(const Request& request) {
+  auto status = parse_job_status(server_.backend()->status_json());
+  if (!status) {
+    reply(answering(request), http::status::internal_server_error, "<p>The job's status cannot be shown.</p>",
+          "text/html; charset=utf-8");
+    return;
+  }
+  reply(answering(request), http::status::ok, render_job_page(*status), "text/html; charset=utf-8");
+}
+
+void Session::reply(Answering to, http::status status, std::string body, std::string_view content_type) {
   auto response = std::make_shared<Response>(status, to.version);
   response->set(http::field::server, "spindle");
-  if (!body.empty()) response->set(http::field::content_type, "application/json");
+  if (!body.empty())
+    response->set(http::field::content_type, beast::string_view(content_type.data(), content_type.size()));
   response->keep_alive(to.keep_alive);
   response->body() = std::move(body);
   response->prepare_payload();

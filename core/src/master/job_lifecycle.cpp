@@ -1,6 +1,7 @@
 #include "spindle/core/job_lifecycle.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace spindle {
 namespace {
@@ -118,6 +119,7 @@ std::optional<TaskId> JobLifecycle::assign_container(const std::string& type, co
     task.started_ms = now_ms();
     task.finished_ms = 0;
     task.reported.reset();
+    task.silent = false;
     container_owner_[container] = i;
     events_.append("allocated", task.id.to_string(), container + " on " + node);
     return task.id;
@@ -145,6 +147,7 @@ Result<void> JobLifecycle::register_task(const TaskId& task, const HostPort& add
   if (auto accepted = rendezvous_.register_task(task, address, container); !accepted) return accepted;
   record->address = address;
   record->phase = TaskPhase::registered;
+  record->last_heard = Clock::now();
   events_.append("registered", task.to_string(), address.host + ":" + std::to_string(address.port));
   return {};
 }
@@ -154,17 +157,20 @@ void JobLifecycle::cluster_published(std::uint64_t version) {
   for (auto& task : tasks_) {
     if (task.phase != TaskPhase::registered) continue;
     task.phase = TaskPhase::running;
+    // Executors beat only once their command runs.
+    task.last_heard = Clock::now();
     any = true;
   }
   if (any) events_.append("cluster", "", "cluster spec version " + std::to_string(version) + " published");
 }
 
-Result<void> JobLifecycle::heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) {
+Result<void> JobLifecycle::heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat, Clock::time_point now) {
   auto* record = find_mutable(task);
   if (!record || record->container != heartbeat.container) {
     return make_error(task.to_string() + " does not run in " + heartbeat.container);
   }
   record->usage = heartbeat;
+  record->last_heard = now;
   return {};
 }
 
@@ -174,6 +180,7 @@ Result<void> JobLifecycle::result(const TaskId& task, const TaskResult& result) 
     return make_error(task.to_string() + " does not run in " + result.container);
   }
   record->reported = result;
+  record->last_heard = Clock::now();
   events_.append("exited", task.to_string(), result.description);
   return {};
 }
@@ -183,6 +190,14 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
   if (!task || is_final(task->phase) || task->container != container) return;
   container_owner_.erase(container);
   const bool lost = lost_through_no_fault(exit_status);
+  if (task->silent && !task->reported) {
+    // We stopped it: what counts is why, and it spends the restart budget.
+    task_ended(*task, exit_status,
+               "its executor sent no heartbeat for " + std::to_string(spec_.heartbeat_timeout.count()) +
+                   " s, so its container was stopped",
+               false);
+    return;
+  }
   if (task->reported && !lost) {
     const TaskResult reported = *task->reported;
     task->stderr_tail = reported.stderr_tail;
@@ -242,7 +257,21 @@ void JobLifecycle::restart(TaskRecord& task, bool free, const std::string& why) 
     ++task.restarts;
   }
   rendezvous_.task_restarting(task.id);
+  std::string address;
+  if (task.address) address = task.address->host + ":" + std::to_string(task.address->port);
+  task.earlier_attempts.push_back(EarlierAttempt{task.container, task.node, address, task.exit_code,
+                                                 task.exit_description, task.log_url, task.started_ms,
+                                                 task.finished_ms});
   task.phase = TaskPhase::requested;
+  task.container.clear();
+  task.node.clear();
+  task.node_http_address.clear();
+  task.log_url.clear();
+  task.exit_code.reset();
+  task.exit_description.clear();
+  task.started_ms = 0;
+  task.finished_ms = 0;
+  task.usage = {};
   task.address.reset();
   task.reported.reset();
   events_.append("restarting", task.id.to_string(),
@@ -286,7 +315,22 @@ void JobLifecycle::tick(Clock::time_point now) {
   }
   if (grace_ends_ && now >= *grace_ends_) {
     end(JobOutcome::succeeded, "the chief succeeded; evaluators still running after their grace period were stopped.");
+    return;
   }
+  if (spec_.heartbeat_timeout.count() == 0) return;
+  for (auto& task : tasks_) {
+    if (task.phase != TaskPhase::running || task.silent || task.reported) continue;
+    if (now - task.last_heard < spec_.heartbeat_timeout) continue;
+    task.silent = true;
+    to_stop_.push_back(task.container);
+    events_.append(
+        "lost", task.id.to_string(),
+        "no heartbeat for " + std::to_string(spec_.heartbeat_timeout.count()) + " s; stopping " + task.container);
+  }
+}
+
+std::vector<std::string> JobLifecycle::take_containers_to_stop() {
+  return std::exchange(to_stop_, {});
 }
 
 void JobLifecycle::kill(const std::string& why) {

@@ -33,10 +33,50 @@ JobStatus job_status(const JobLifecycle& lifecycle, const std::string& applicati
     task.rss_bytes = record.usage.rss_bytes;
     task.cpu_seconds = record.usage.cpu_seconds;
     task.cluster_version = record.usage.cluster_version;
+    task.earlier_attempts = record.earlier_attempts;
     status.tasks.push_back(std::move(task));
   }
   return status;
 }
+
+namespace {
+
+nlohmann::ordered_json earlier_json(const std::vector<EarlierAttempt>& attempts) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& attempt : attempts) {
+    out.push_back({{"container", attempt.container},
+                   {"node", attempt.node},
+                   {"address", attempt.address},
+                   {"exit_code", attempt.exit_code ? nlohmann::ordered_json(*attempt.exit_code) : nullptr},
+                   {"exit_description", attempt.exit_description},
+                   {"log_url", attempt.log_url},
+                   {"started_ms", attempt.started_ms},
+                   {"finished_ms", attempt.finished_ms}});
+  }
+  return out;
+}
+
+std::vector<EarlierAttempt> parse_earlier(const nlohmann::json& item) {
+  std::vector<EarlierAttempt> attempts;
+  if (!item.contains("earlier_attempts") || !item["earlier_attempts"].is_array()) return attempts;
+  for (const auto& one : item["earlier_attempts"]) {
+    if (!one.is_object()) continue;
+    EarlierAttempt attempt;
+    attempt.container = one.value("container", std::string());
+    attempt.node = one.value("node", std::string());
+    attempt.address = one.value("address", std::string());
+    if (one.contains("exit_code") && one["exit_code"].is_number_integer())
+      attempt.exit_code = one["exit_code"].get<int>();
+    attempt.exit_description = one.value("exit_description", std::string());
+    attempt.log_url = one.value("log_url", std::string());
+    attempt.started_ms = one.value("started_ms", std::int64_t{0});
+    attempt.finished_ms = one.value("finished_ms", std::int64_t{0});
+    attempts.push_back(std::move(attempt));
+  }
+  return attempts;
+}
+
+}  // namespace
 
 std::string to_json(const JobStatus& status) {
   auto tasks = nlohmann::ordered_json::array();
@@ -56,7 +96,8 @@ std::string to_json(const JobStatus& status) {
                      {"finished_ms", task.finished_ms},
                      {"rss_bytes", task.rss_bytes},
                      {"cpu_seconds", task.cpu_seconds},
-                     {"cluster_version", task.cluster_version}});
+                     {"cluster_version", task.cluster_version},
+                     {"earlier_attempts", earlier_json(task.earlier_attempts)}});
   }
   const nlohmann::ordered_json json = {{"application_id", status.application_id},
                                        {"name", status.name},
@@ -100,6 +141,7 @@ Result<JobStatus> parse_job_status(const std::string& text) {
         task.rss_bytes = item.value("rss_bytes", std::uint64_t{0});
         task.cpu_seconds = item.value("cpu_seconds", 0.0);
         task.cluster_version = item.value("cluster_version", std::uint64_t{0});
+        task.earlier_attempts = parse_earlier(item);
         status.tasks.push_back(std::move(task));
       }
     }

@@ -20,12 +20,13 @@ namespace {
 
 using detail::YamlFields;
 
-constexpr std::array<std::string_view, 17> job_keys{"name",
+constexpr std::array<std::string_view, 18> job_keys{"name",
                                                     "queue",
                                                     "priority",
                                                     "tags",
                                                     "max_attempts",
                                                     "timeout",
+                                                    "heartbeat_timeout",
                                                     "framework",
                                                     "files",
                                                     "archives",
@@ -193,6 +194,16 @@ class SpecReader {
       }
     } else if (key == "timeout") {
       if (auto seconds = fields_.seconds(value, field)) spec_.timeout = std::chrono::seconds(*seconds);
+    } else if (key == "heartbeat_timeout") {
+      if (auto seconds = fields_.seconds(value, field)) {
+        if (*seconds != 0 && *seconds < 15) {
+          fields_.error(value, field,
+                        "heartbeat_timeout is " + std::to_string(*seconds) +
+                            " s; executors beat every 5 s, so use 15 s or more (0 turns the check off)");
+        } else {
+          spec_.heartbeat_timeout = std::chrono::seconds(*seconds);
+        }
+      }
     } else if (key == "framework") {
       read_framework(value, field);
     } else if (key == "files" || key == "archives") {

@@ -69,6 +69,9 @@ std::string to_yaml(const JobSpec& spec) {
   }
   out << YAML::Key << "max_attempts" << YAML::Value << spec.max_attempts;
   if (spec.timeout.count() > 0) out << YAML::Key << "timeout" << YAML::Value << format_duration(spec.timeout);
+  if (spec.heartbeat_timeout != JobSpec{}.heartbeat_timeout) {
+    out << YAML::Key << "heartbeat_timeout" << YAML::Value << format_duration(spec.heartbeat_timeout);
+  }
   out << YAML::Key << "framework" << YAML::Value << std::string(to_string(spec.framework));
   if (const auto files = files_without_script(spec); !files.empty()) {
     out << YAML::Key << "files" << YAML::Value;
@@ -111,6 +114,7 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
   out["tags"] = spec.tags;
   out["max_attempts"] = spec.max_attempts;
   out["timeout"] = spec.timeout.count();
+  out["heartbeat_timeout"] = spec.heartbeat_timeout.count();
   out["framework"] = to_string(spec.framework);
   out["files"] = files_object(files_without_script(spec));
   out["archives"] = files_object(spec.archives);

@@ -149,6 +149,54 @@ TEST_F(Lifecycle, TimeoutFailsTheJob) {
   EXPECT_NE(lifecycle_->diagnostics().find("timeout"), std::string::npos);
 }
 
+TEST_F(Lifecycle, ASilentExecutorIsLostThenRestartedFromItsBudget) {
+  make("command: x\nheartbeat_timeout: 30s\ntasks: {worker: {instances: 2, max_restarts: 1}}\n");
+  start_all();
+  const auto now = JobLifecycle::Clock::now();
+  const auto silent = task("worker", 1).container;
+  ASSERT_TRUE(
+      lifecycle_
+          ->heartbeat(TaskId{"worker", 0}, TaskHeartbeat{task("worker", 0).container}, now + std::chrono::seconds(20))
+          .ok());
+  lifecycle_->tick(now + std::chrono::seconds(20));
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty());
+  // worker:0 keeps beating; worker:1 does not.
+  lifecycle_->tick(now + std::chrono::seconds(31));
+  EXPECT_EQ(lifecycle_->take_containers_to_stop(), std::vector<std::string>{silent});
+  lifecycle_->tick(now + std::chrono::seconds(40));
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty()) << "a silent task is stopped once";
+  lifecycle_->container_completed(silent, -105, "Container killed by the ApplicationMaster.");
+  EXPECT_EQ(task("worker", 1).phase, TaskPhase::requested);
+  EXPECT_EQ(task("worker", 1).restarts, 1);
+  ASSERT_EQ(task("worker", 1).earlier_attempts.size(), 1u);
+  EXPECT_EQ(task("worker", 1).earlier_attempts[0].container, silent);
+  EXPECT_EQ(task("worker", 1).earlier_attempts[0].exit_description,
+            "its executor sent no heartbeat for 30 s, so its container was stopped");
+  EXPECT_TRUE(task("worker", 1).container.empty());
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 1);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+}
+
+TEST_F(Lifecycle, ASilentExecutorWithoutRestartsLeftFailsTheJobSayingWhy) {
+  make("command: x\nheartbeat_timeout: 1m\ntasks: {worker: {instances: 1}}\n");
+  start_all();
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::seconds(61));
+  const auto stopped = lifecycle_->take_containers_to_stop();
+  ASSERT_EQ(stopped.size(), 1u);
+  lifecycle_->container_completed(stopped[0], -105, "");
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_NE(lifecycle_->diagnostics().find("worker:0 failed: its executor sent no heartbeat for 60 s"),
+            std::string::npos)
+      << lifecycle_->diagnostics();
+}
+
+TEST_F(Lifecycle, HeartbeatTimeoutZeroNeverDeclaresATaskLost) {
+  make("command: x\nheartbeat_timeout: 0\ntasks: {worker: {instances: 1}}\n");
+  start_all();
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::hours(24));
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty());
+}
+
 TEST_F(Lifecycle, RegistrationFromAnotherContainerIsRefused) {
   make("command: x\ntasks: {worker: {}}\n");
   auto task_id = lifecycle_->assign_container("worker", "container_a", "n", "n", "");

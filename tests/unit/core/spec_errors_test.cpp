@@ -153,6 +153,8 @@ const BadSpec bad_specs[] = {
     {"timeout_words", "timeout: soon\ntasks: {worker: {command: x}}\n", "timeout", "is not a duration"},
     {"timeout_negative", "timeout: -5m\ntasks: {worker: {command: x}}\n", "timeout", "is negative"},
     {"timeout_no_unit_tail", "timeout: 1h30\ntasks: {worker: {command: x}}\n", "timeout", "without a unit"},
+    {"heartbeat_timeout_too_short", "heartbeat_timeout: 5s\ntasks: {worker: {command: x}}\n", "heartbeat_timeout",
+     "use 15 s or more"},
     {"tags_scalar", "tags: nightly\ntasks: {worker: {command: x}}\n", "tags", "must be a list of words"},
     {"tag_non_ascii", "tags: [\"t\u00e9st\"]\ntasks: {worker: {command: x}}\n", "tags[0]", "printable ASCII"},
     {"node_label_invalid", "tasks: {worker: {node_label: gpu nodes, command: x}}\n", "tasks.worker.node_label",

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
 #include "spindle/core/event_log.h"
 #include "spindle/core/job_api_client.h"
@@ -16,7 +17,8 @@ namespace spindle::client {
 
 // A submitted job as its owner follows it: the ResourceManager's report,
 // and while the application master runs, its status and events through the
-// job API (with the secret kept on this machine).
+// job API (with the secret kept on this machine). Everything it sees goes
+// into the history store too.
 class JobConnection {
  public:
   static Result<JobConnection> open(const yarn::HadoopConfiguration& configuration, const std::string& application_id);
@@ -32,12 +34,17 @@ class JobConnection {
   // Keeps the last status seen with the job's record.
   void remember_final_status();
   yarn::ApplicationClient& client() { return client_; }
+  // The history store, unless it could not be opened (history_problem() says why).
+  HistoryStore* history() { return history_.get(); }
+  const std::string& history_problem() const { return history_problem_; }
   const std::optional<JobRecord>& record() const { return record_; }
 
  private:
   JobConnection(yarn::ApplicationClient client, yarn::ApplicationId id, std::optional<JobRecord> record)
       : client_(std::move(client)), id_(id), application_id_(id.to_string()), record_(std::move(record)) {}
   JobApiClient* api();
+  void record_report(const yarn::ApplicationReport& report);
+  void record_status(const JobStatus& status);
 
   yarn::ApplicationClient client_;
   yarn::ApplicationId id_;
@@ -47,6 +54,8 @@ class JobConnection {
   std::unique_ptr<JobApiClient> api_;
   std::string api_address_;
   std::optional<JobStatus> last_status_;
+  std::shared_ptr<HistoryStore> history_;
+  std::string history_problem_;
 };
 
 }  // namespace spindle::client

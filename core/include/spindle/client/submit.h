@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -22,6 +23,8 @@ struct SubmitOptions {
   // spindle-container next to the running program.
   std::filesystem::path container_binary;
   std::function<void(const std::string&)> progress;  // one line per step, for stderr
+  // After each local file is staged: bytes copied so far, and in all.
+  std::function<void(std::uint64_t staged, std::uint64_t total)> staged_bytes;
 };
 
 struct SubmittedJob {

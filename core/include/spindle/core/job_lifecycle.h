@@ -11,6 +11,7 @@
 #include "spindle/core/event_log.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_spec.h"
+#include "spindle/core/job_status.h"
 #include "spindle/core/rendezvous.h"
 
 namespace spindle {
@@ -42,7 +43,10 @@ struct TaskRecord {
   std::int64_t started_ms = 0;
   std::int64_t finished_ms = 0;
   TaskHeartbeat usage;
-  std::optional<TaskResult> reported;  // what its executor said before the container ended
+  std::optional<TaskResult> reported;                  // what its executor said before the container ended
+  std::chrono::steady_clock::time_point last_heard{};  // registration, heartbeat or result
+  bool silent = false;                           // declared lost for want of heartbeats; its container is being stopped
+  std::vector<EarlierAttempt> earlier_attempts;  // containers it ran in before its restarts
 };
 
 enum class JobOutcome { running, succeeded, failed, killed };
@@ -72,12 +76,16 @@ class JobLifecycle {
   Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container);
   // The rendezvous published a cluster: every registered task now runs.
   void cluster_published(std::uint64_t version);
-  Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat);
+  Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat, Clock::time_point now = Clock::now());
   Result<void> result(const TaskId& task, const TaskResult& result);
   // YARN says the container ended, with its exit status (negative: YARN's own).
   void container_completed(const std::string& container, int exit_status, const std::string& diagnostics);
-  // Time passes: the job's timeout and the evaluators' grace period.
+  // Time passes: the job's timeout, the evaluators' grace period, and
+  // running tasks whose executors went silent (see take_containers_to_stop).
   void tick(Clock::time_point now);
+  // Containers of silent tasks, once each: the application master stops
+  // them, and their end then counts as the task's failure.
+  std::vector<std::string> take_containers_to_stop();
   // The job is being killed from outside (a signal to the application master).
   void kill(const std::string& why);
 
@@ -109,6 +117,7 @@ class JobLifecycle {
   std::map<std::string, std::size_t> container_owner_;  // container -> index in tasks_
   Clock::time_point started_ = Clock::now();
   std::optional<Clock::time_point> grace_ends_;
+  std::vector<std::string> to_stop_;
   JobOutcome outcome_ = JobOutcome::running;
   std::string diagnostics_;
 };

@@ -58,6 +58,9 @@ struct JobSpec {
   std::vector<std::string> tags;
   int max_attempts = 1;
   std::chrono::seconds timeout{0};  // zero: no limit
+  // A running task whose executor sends no heartbeat for this long is lost;
+  // zero: never. Executors beat every 5 s.
+  std::chrono::seconds heartbeat_timeout{60};
   Framework framework = Framework::tensorflow;
   std::vector<ShippedFile> files;
   std::vector<ShippedFile> archives;

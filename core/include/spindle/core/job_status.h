@@ -11,6 +11,18 @@ namespace spindle {
 
 class JobLifecycle;
 
+// A container a task ran in before it was restarted.
+struct EarlierAttempt {
+  std::string container;
+  std::string node;
+  std::string address;
+  std::optional<int> exit_code;
+  std::string exit_description;
+  std::string log_url;
+  std::int64_t started_ms = 0;
+  std::int64_t finished_ms = 0;
+};
+
 // One task as `spindle status` and the GUI show it.
 struct TaskStatus {
   std::string task;   // "worker:1"
@@ -28,7 +40,8 @@ struct TaskStatus {
   std::int64_t finished_ms = 0;
   std::uint64_t rss_bytes = 0;
   double cpu_seconds = 0;
-  std::uint64_t cluster_version = 0;  // the newest cluster spec the task has seen
+  std::uint64_t cluster_version = 0;             // the newest cluster spec the task has seen
+  std::vector<EarlierAttempt> earlier_attempts;  // oldest first; the current one is above
 };
 
 // A job as its application master reports it (GET /v1/status).

@@ -63,6 +63,8 @@ class WebHdfs {
   Result<void> read(const std::string& path, std::function<bool(std::string_view)> sink,
                     TransferProgress progress = {});
   Result<std::string> read_all(const std::string& path, std::size_t limit = 64 * 1024 * 1024);
+  // Up to `length` bytes of a file from `offset` on; fewer only at its end.
+  Result<std::string> read_range(const std::string& path, std::int64_t offset, std::int64_t length);
 
   // hdfs://host:port/path, as YARN's local resources name files.
   std::string uri(const std::string& path) const;

@@ -7,15 +7,20 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import sun.misc.Signal;
 
@@ -27,6 +32,7 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeLabel;
+import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -34,19 +40,28 @@ import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.api.protocolrecords.AddToClusterNodeLabelsRequest;
 import org.apache.hadoop.yarn.server.api.protocolrecords.ReplaceLabelsOnNodeRequest;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.nodemanager.NodeStatusUpdater;
 import org.apache.hadoop.yarn.server.resourcemanager.AdminService;
+import org.apache.hadoop.yarn.server.resourcemanager.ClusterMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 
 /**
  * A real single-machine HDFS + YARN for Spindle's integration tests.
  *
- * <p>Usage: {@code LocalYarnCluster CONF_DIR DATA_DIR}. Starts MiniDFSCluster and
- * MiniYARNCluster in this JVM, writes a Hadoop client configuration into CONF_DIR, prints one
- * {@code READY key=value ...} line on stdout and runs until SIGTERM or SIGINT. Everything else
- * (logs) goes to stderr.
+ * <p>Usage: {@code LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR]}. Starts
+ * MiniDFSCluster and MiniYARNCluster in this JVM, writes a Hadoop client configuration into
+ * CONF_DIR, prints one {@code READY key=value ...} line on stdout and runs until SIGTERM or
+ * SIGINT. Everything else (logs) goes to stderr.
+ *
+ * <p>With {@code --faults} the cluster is set up for fault tests (a third NodeManager,
+ * ResourceManager recovery, short NodeManager liveness, preemption, a third queue {@code urgent})
+ * and obeys requests dropped into CONTROL_DIR: see {@link Controls}.
  */
 public final class LocalYarnCluster {
   static final String GPU = "yarn.io/gpu";
@@ -56,6 +71,8 @@ public final class LocalYarnCluster {
   // a scheduling count here (no cgroups), so they may exceed the machine's cores.
   static final int NODE_VCORES = 32;
   static final int GPUS_ON_GPU_NODE = 2;
+  /** Fault mode: how long the RM waits for a silent NodeManager before declaring it LOST. */
+  static final int NM_EXPIRY_MS = 10_000;
 
   static final List<String> RM_ADDRESS_KEYS = List.of(
       "yarn.resourcemanager.address",
@@ -66,21 +83,40 @@ public final class LocalYarnCluster {
 
   private final File confDir;
   private final File dataDir;
+  private final File controlDir; // null unless in fault mode
+  private final boolean faults;
   private MiniDFSCluster dfs;
   private MiniYARNCluster yarn;
+  /** The NodeIds of the nodes, kept across NodeManager restarts (same port). */
+  private final NodeId[] nodeIds;
+  /**
+   * Two NodeManagers, the last with label gpu; three in fault mode, so that the unlabelled jobs
+   * of the fault tests have two nodes: one to lose and one to go on.
+   */
+  private final int nodes;
+  private final int gpuNodeIndex;
+  private volatile boolean stopping;
 
-  private LocalYarnCluster(File confDir, File dataDir) {
+  private LocalYarnCluster(File confDir, File dataDir, File controlDir) {
     this.confDir = confDir;
     this.dataDir = dataDir;
+    this.controlDir = controlDir;
+    this.faults = controlDir != null;
+    this.nodes = faults ? 3 : 2;
+    this.gpuNodeIndex = nodes - 1;
+    this.nodeIds = new NodeId[nodes];
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: LocalYarnCluster CONF_DIR DATA_DIR");
+    File controlDir = null;
+    if (args.length == 4 && args[2].equals("--faults")) {
+      controlDir = new File(args[3]).getAbsoluteFile();
+    } else if (args.length != 2) {
+      System.err.println("usage: LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR]");
       System.exit(2);
     }
-    LocalYarnCluster cluster =
-        new LocalYarnCluster(new File(args[0]).getAbsoluteFile(), new File(args[1]).getAbsoluteFile());
+    LocalYarnCluster cluster = new LocalYarnCluster(
+        new File(args[0]).getAbsoluteFile(), new File(args[1]).getAbsoluteFile(), controlDir);
 
     // The clusters are stopped on the main thread, before the JVM begins to shut down: inside a
     // shutdown hook Hadoop's services fail ("Shutdown in progress, cannot remove a shutdownHook")
@@ -114,17 +150,23 @@ public final class LocalYarnCluster {
 
     // MiniYARNCluster puts its work dirs under the test data dir, which defaults to ./target.
     System.setProperty("test.build.data", new File(dataDir, "yarn").getPath());
-    yarn = new MiniYARNCluster("local-yarn", 2, 1, 1);
+    yarn = new MiniYARNCluster("local-yarn", nodes, 1, 1);
     yarn.init(yarnConf);
     yarn.start();
 
-    NodeId gpuNode = yarn.getNodeManager(1).getNMContext().getNodeId();
-    NodeId cpuNode = yarn.getNodeManager(0).getNMContext().getNodeId();
+    for (int i = 0; i < nodes; i++) {
+      nodeIds[i] = yarn.getNodeManager(i).getNMContext().getNodeId();
+    }
+    NodeId gpuNode = nodeIds[gpuNodeIndex];
+    NodeId cpuNode = nodeIds[0];
     ResourceManager rm = yarn.getResourceManager();
     labelGpuNode(rm, gpuNode);
 
     Configuration rmConf = rm.getConfig();
     writeConfigFiles(defaultFs, rmConf);
+    if (faults) {
+      new Controls().start();
+    }
 
     String nnHttp = dfs.getNameNode().getHttpAddress().getHostString() + ":"
         + dfs.getNameNode().getHttpAddress().getPort();
@@ -136,6 +178,9 @@ public final class LocalYarnCluster {
         + " webhdfs=" + nnHttp
         + " gpu_node=" + gpuNode
         + " cpu_node=" + cpuNode
+        + (faults ? " nodes=" + Arrays.stream(nodeIds).map(NodeId::toString)
+            .collect(Collectors.joining(",")) : "")
+        + " faults=" + faults
         + " pid=" + ProcessHandle.current().pid());
     System.out.flush();
   }
@@ -157,7 +202,7 @@ public final class LocalYarnCluster {
   }
 
   /** Our YARN settings; the same map is written to yarn-site.xml for clients. */
-  private static Map<String, String> yarnSettings() {
+  private Map<String, String> yarnSettings() {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("yarn.resourcemanager.scheduler.class",
         "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler");
@@ -177,10 +222,32 @@ public final class LocalYarnCluster {
     s.put("yarn.nodemanager.admin-env.PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
     // Variables a container gets from this JVM's environment unless it sets its own.
     s.put("yarn.nodemanager.env-whitelist", "JAVA_HOME,HADOOP_CONF_DIR,LANG,TZ");
+    if (faults) {
+      // Work-preserving RM restart: applications, attempts and the master keys of their tokens
+      // go to a state store (its location is set in yarnConfiguration); a restarted RM takes
+      // the running containers back from the NodeManagers' resync instead of killing them.
+      s.put("yarn.resourcemanager.recovery.enabled", "true");
+      s.put("yarn.resourcemanager.work-preserving-recovery.enabled", "true");
+      s.put("yarn.resourcemanager.store.class",
+          "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
+      // After a restart the RM allocates nothing for this long, while the NMs report back.
+      s.put("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "3000");
+      // Clients, AMs and NMs retry a vanished RM every second (default 30 s) for 15 minutes.
+      s.put("yarn.resourcemanager.connect.retry-interval.ms", "1000");
+      s.put("yarn.nodemanager.resourcemanager.connect.retry-interval.ms", "1000");
+      // A NodeManager silent for this long is LOST (default 10 minutes).
+      s.put("yarn.nm.liveness-monitor.expiry-interval-ms", String.valueOf(NM_EXPIRY_MS));
+      s.put("yarn.resourcemanager.nm.liveness-monitor.interval-ms", "1000");
+      // The CapacityScheduler's preemption monitor (tuned in capacitySchedulerSettings).
+      s.put("yarn.resourcemanager.scheduler.monitor.enable", "true");
+      s.put("yarn.resourcemanager.scheduler.monitor.policies",
+          "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity."
+              + "ProportionalCapacityPreemptionPolicy");
+    }
     return s;
   }
 
-  private static Map<String, String> capacitySchedulerSettings() {
+  private Map<String, String> capacitySchedulerSettings() {
     String cs = "yarn.scheduler.capacity.";
     Map<String, String> s = new LinkedHashMap<>();
     // Without DominantResourceCalculator the scheduler looks at memory only and ignores GPUs.
@@ -188,15 +255,34 @@ public final class LocalYarnCluster {
         "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
     // Tests start several jobs at once; the default 10 % would keep their AMs waiting.
     s.put(cs + "maximum-am-resource-percent", "0.5");
-    s.put(cs + "root.queues", "default,ml-gpu");
-    for (String q : List.of("default", "ml-gpu")) {
-      s.put(cs + "root." + q + ".capacity", "50");
+    // Fault mode adds a queue urgent whose guaranteed share a full default must give back.
+    Map<String, String> capacities = faults
+        ? Map.of("default", "40", "ml-gpu", "20", "urgent", "40")
+        : Map.of("default", "50", "ml-gpu", "50");
+    List<String> queues = faults ? List.of("default", "ml-gpu", "urgent") : List.of("default", "ml-gpu");
+    s.put(cs + "root.queues", String.join(",", queues));
+    for (String q : queues) {
+      s.put(cs + "root." + q + ".capacity", capacities.get(q));
       s.put(cs + "root." + q + ".maximum-capacity", "100");
       // One user (the tests) may grow past the queue's share up to maximum-capacity.
-      s.put(cs + "root." + q + ".user-limit-factor", "2");
+      s.put(cs + "root." + q + ".user-limit-factor", faults ? "10" : "2");
     }
     // A blank list means no labels; left unset, default would inherit root's "*".
     s.put(cs + "root.default.accessible-node-labels", " ");
+    if (faults) {
+      s.put(cs + "root.urgent.accessible-node-labels", " ");
+      // One container per node heartbeat: a job's containers spread over the two unlabelled
+      // nodes (when the first node may take them all, it does), so a stopped node leaves the
+      // other with room.
+      s.put(cs + "per-node-heartbeat.multiple-assignments-enabled", "false");
+      String p = "yarn.resourcemanager.monitor.capacity.preemption.";
+      s.put(p + "observe_only", "false");
+      s.put(p + "monitoring_interval", "1000"); // ms between two runs of the policy
+      s.put(p + "max_wait_before_kill", "5000"); // ms between asking an AM and killing
+      s.put(p + "total_preemption_per_round", "1.0"); // all that is due, in one round
+      s.put(p + "natural_termination_factor", "1.0"); // no waiting for containers to end
+      s.put(p + "max_ignored_over_capacity", "0"); // any use over the guarantee counts
+    }
     s.put(cs + "root.ml-gpu.accessible-node-labels", GPU_LABEL);
     s.put(cs + "root.ml-gpu.accessible-node-labels." + GPU_LABEL + ".capacity", "100");
     s.put(cs + "root.ml-gpu.accessible-node-labels." + GPU_LABEL + ".maximum-capacity", "100");
@@ -217,6 +303,13 @@ public final class LocalYarnCluster {
     for (String key : RM_ADDRESS_KEYS) {
       conf.set(key, freeAddress());
     }
+    if (faults) {
+      // The NodeManagers talk to the RM by RPC, not by direct calls to the first RM's objects,
+      // so that they find a restarted RM (same ports).
+      conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, true);
+      conf.set("yarn.resourcemanager.fs.state-store.uri",
+          new File(dataDir, "rm-state").toURI().toString());
+    }
     // MiniYARNCluster gives each NM this much memory, overriding resource.memory-mb.
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, NODE_MEMORY_MB);
     // Local stores, as file: URIs: a bare path would land on HDFS, the default file system.
@@ -229,11 +322,14 @@ public final class LocalYarnCluster {
   /**
    * Every NM shares one configuration in MiniYARNCluster, so the second node gets its label and
    * its GPUs through the RM's admin interface once it has registered, as an operator would.
+   * Again after the node or the RM restarts: the label is kept (node-label store), the GPUs not.
    */
   private static void labelGpuNode(ResourceManager rm, NodeId node) throws Exception {
     AdminService admin = rm.getRMContext().getRMAdminService();
-    admin.addToClusterNodeLabels(AddToClusterNodeLabelsRequest.newInstance(
-        List.of(NodeLabel.newInstance(GPU_LABEL, /* exclusive */ true))));
+    if (!rm.getRMContext().getNodeLabelManager().getClusterNodeLabelNames().contains(GPU_LABEL)) {
+      admin.addToClusterNodeLabels(AddToClusterNodeLabelsRequest.newInstance(
+          List.of(NodeLabel.newInstance(GPU_LABEL, /* exclusive */ true))));
+    }
     admin.replaceLabelsOnNode(
         ReplaceLabelsOnNodeRequest.newInstance(Map.of(node, Set.of(GPU_LABEL))));
     Resource total = Resource.newInstance(NODE_MEMORY_MB, NODE_VCORES);
@@ -309,9 +405,12 @@ public final class LocalYarnCluster {
 
   private void stop() {
     System.err.println("local-yarn: stopping");
+    stopping = true;
     // Each step on its own, so that one failing does not leave the rest running.
     if (yarn != null) {
-      run("stopping YARN", yarn::stop); // NMs kill their containers' process groups
+      synchronized (this) { // not in the middle of a fault control
+        run("stopping YARN", yarn::stop); // NMs kill their containers' process groups
+      }
     }
     if (dfs != null) {
       run("stopping HDFS", dfs::shutdown);
@@ -333,5 +432,268 @@ public final class LocalYarnCluster {
       System.err.println("local-yarn: " + what + " failed:");
       e.printStackTrace();
     }
+  }
+
+  /**
+   * The fault controls. A request is a file {@code ID.req} in the control directory holding one
+   * line (written under another name and renamed, so it is never read half written):
+   *
+   * <ul>
+   *   <li>{@code stop-node N} stops NodeManager N (0, 1, or 2 which has the gpu label): it kills its
+   *       containers and unregisters, and the RM marks the node SHUTDOWN at once;
+   *   <li>{@code stop-node N lost} stops it without unregistering, as if the machine had died:
+   *       the RM declares the node LOST after {@link #NM_EXPIRY_MS};
+   *   <li>{@code start-node N} starts a new NodeManager in place of a stopped one, on the same
+   *       port, hence the same NodeId (and label);
+   *   <li>{@code restart-rm [SECONDS]} stops the ResourceManager, waits SECONDS (default 0) and
+   *       starts a new one on the same ports, which recovers from the state store; answers once
+   *       the running NodeManagers have registered again.
+   * </ul>
+   *
+   * The answer is the file {@code ID.res}: {@code ok MESSAGE} or {@code error MESSAGE}, one line.
+   * The directory also holds {@code nodes}, the state of each node, rewritten after each change.
+   * Requests run one at a time, in the order of their names.
+   */
+  private final class Controls {
+    private final String[] nodeStates = new String[nodes];
+    private int rmRestarts;
+
+    void start() throws IOException {
+      Files.createDirectories(controlDir.toPath());
+      Arrays.fill(nodeStates, "running");
+      writeNodes();
+      Thread thread = new Thread(this::loop, "local-yarn-controls");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    private void loop() {
+      while (!stopping) {
+        try {
+          File[] requests = controlDir.listFiles((dir, name) -> name.endsWith(".req"));
+          if (requests != null) {
+            Arrays.sort(requests);
+            for (File request : requests) {
+              serve(request);
+            }
+          }
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          return;
+        } catch (Throwable t) {
+          System.err.println("local-yarn: controls: " + t);
+        }
+      }
+    }
+
+    private void serve(File request) throws IOException {
+      String name = request.getName();
+      String id = name.substring(0, name.length() - ".req".length());
+      String line = Files.readString(request.toPath(), StandardCharsets.UTF_8).trim();
+      Files.deleteIfExists(request.toPath());
+      System.err.println("local-yarn: control request: " + line);
+      String answer;
+      try {
+        synchronized (LocalYarnCluster.this) {
+          if (stopping) {
+            throw new IllegalStateException("the cluster is stopping");
+          }
+          answer = "ok " + execute(line.split("\\s+"));
+        }
+      } catch (Exception e) {
+        System.err.println("local-yarn: control request failed: " + line);
+        e.printStackTrace();
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        answer = "error " + message.replace('\n', ' ');
+      }
+      System.err.println("local-yarn: control answer: " + answer);
+      writeAtomically(new File(controlDir, id + ".res"), answer + "\n");
+      writeNodes();
+    }
+
+    private String execute(String[] words) throws Exception {
+      switch (words[0]) {
+        case "stop-node":
+          if (words.length == 2 || (words.length == 3 && words[2].equals("lost"))) {
+            return stopNode(nodeIndex(words[1]), words.length == 3);
+          }
+          break;
+        case "start-node":
+          if (words.length == 2) {
+            return startNode(nodeIndex(words[1]));
+          }
+          break;
+        case "restart-rm":
+          if (words.length <= 2) {
+            return restartRm(words.length == 2 ? Integer.parseInt(words[1]) : 0);
+          }
+          break;
+        default:
+          break;
+      }
+      throw new IllegalArgumentException("unknown request: " + String.join(" ", words));
+    }
+
+    private int nodeIndex(String word) {
+      if (!word.matches("[0-9]+") || Integer.parseInt(word) >= nodes) {
+        throw new IllegalArgumentException(
+            "no node " + word + " (nodes are 0 to " + (nodes - 1) + ")");
+      }
+      return Integer.parseInt(word);
+    }
+
+    private String describe(int n) {
+      return "node " + n + " (" + nodeIds[n] + (n == gpuNodeIndex ? ", label gpu)" : ")");
+    }
+
+    private String stopNode(int n, boolean lost) throws Exception {
+      if (!nodeStates[n].equals("running")) {
+        throw new IllegalStateException(describe(n) + " is already " + nodeStates[n]);
+      }
+      NodeManager nm = yarn.getNodeManager(n);
+      if (lost) {
+        // The status updater unregisters from the RM on stop unless it believes the RM
+        // unreachable: make it believe so, and the RM hears nothing more from the node.
+        NodeStatusUpdater updater = nm.getNodeStatusUpdater();
+        Field failed = findField(updater.getClass(), "failedToConnect");
+        failed.setAccessible(true);
+        failed.setBoolean(updater, true);
+      }
+      long started = System.nanoTime();
+      nm.stop(); // kills the node's containers
+      long stopMs = millisSince(started);
+      nodeStates[n] = lost ? "lost" : "stopped";
+      if (lost) {
+        return describe(n) + " stopped in " + stopMs + " ms without telling the RM, which will"
+            + " declare it LOST within " + (NM_EXPIRY_MS / 1000 + 2) + " s";
+      }
+      NodeState state = waitForRmNodeState(n, Set.of(NodeState.SHUTDOWN, NodeState.LOST), 30);
+      return describe(n) + " stopped in " + stopMs + " ms; the RM marked it " + state + " after "
+          + millisSince(started) + " ms";
+    }
+
+    private String startNode(int n) throws Exception {
+      if (nodeStates[n].equals("running")) {
+        throw new IllegalStateException(describe(n) + " is running");
+      }
+      long started = System.nanoTime();
+      NodeManager old = yarn.getNodeManager(n);
+      Configuration conf = new YarnConfiguration(old.getConfig());
+      // The old port, so the node keeps its NodeId and with it its label.
+      conf.set(YarnConfiguration.NM_ADDRESS, nodeIds[n].getHost() + ":" + nodeIds[n].getPort());
+      NodeManager nm = null;
+      for (int attempt = 1; ; attempt++) {
+        nm = yarn.new CustomNodeManager();
+        try {
+          nm.init(conf);
+          nm.start();
+          break;
+        } catch (RuntimeException e) {
+          nm.stop();
+          if (attempt == 10) {
+            throw new IllegalStateException("a new NodeManager for " + describe(n)
+                + " did not start: " + e, e);
+          }
+          System.err.println("local-yarn: starting NodeManager " + n + " failed, retrying: " + e);
+          Thread.sleep(1000);
+        }
+      }
+      // MiniYARNCluster's own slot, so that getNodeManager and its stop see the new one.
+      Field slot = findField(MiniYARNCluster.class, "nodeManagers");
+      slot.setAccessible(true);
+      ((NodeManager[]) slot.get(yarn))[n] = nm;
+      nodeStates[n] = "running";
+      if (!nm.getNMContext().getNodeId().equals(nodeIds[n])) {
+        throw new IllegalStateException("the new NodeManager is " + nm.getNMContext().getNodeId()
+            + ", not " + nodeIds[n]);
+      }
+      waitForRmNodeState(n, Set.of(NodeState.RUNNING), 60);
+      if (n == gpuNodeIndex) {
+        labelGpuNode(yarn.getResourceManager(), nodeIds[n]);
+      }
+      return describe(n) + " started again in " + millisSince(started) + " ms; RUNNING at the RM";
+    }
+
+    private String restartRm(int downSeconds) throws Exception {
+      long started = System.nanoTime();
+      yarn.stopResourceManager(0);
+      long stoppedMs = millisSince(started);
+      // What the RM itself does when it becomes active again (HA): without it the new RM would
+      // add its recovered usage to the old RM's queue and cluster metrics (JVM-wide singletons).
+      ClusterMetrics.destroy();
+      QueueMetrics.clearQueueMetrics();
+      Thread.sleep(downSeconds * 1000L);
+      long startAt = System.nanoTime();
+      yarn.restartResourceManager(0);
+      ResourceManager rm = yarn.getResourceManager();
+      long startMs = millisSince(startAt);
+      List<String> running = new ArrayList<>();
+      for (int n = 0; n < nodes; n++) {
+        if (nodeStates[n].equals("running")) {
+          waitForRmNodeState(n, Set.of(NodeState.RUNNING), 60);
+          running.add(String.valueOf(n));
+        }
+      }
+      if (nodeStates[gpuNodeIndex].equals("running")) {
+        labelGpuNode(rm, nodeIds[gpuNodeIndex]);
+      }
+      rmRestarts++;
+      return "ResourceManager restarted: stopped in " + stoppedMs + " ms, down "
+          + downSeconds + " s, started in " + startMs + " ms, node(s) " + String.join(", ", running)
+          + " RUNNING again after " + millisSince(started) + " ms in all; "
+          + rm.getRMContext().getRMApps().size() + " application(s) recovered";
+    }
+
+    private NodeState waitForRmNodeState(int n, Set<NodeState> wanted, int seconds)
+        throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      NodeState state = null;
+      while (System.nanoTime() < deadline) {
+        ResourceManager rm = yarn.getResourceManager();
+        RMNode node = rm == null ? null : rm.getRMContext().getRMNodes().get(nodeIds[n]);
+        if (node == null && rm != null) {
+          node = rm.getRMContext().getInactiveRMNodes().get(nodeIds[n]);
+        }
+        state = node == null ? null : node.getState();
+        if (state != null && wanted.contains(state)) {
+          return state;
+        }
+        Thread.sleep(100);
+      }
+      throw new IllegalStateException("the RM did not see " + describe(n) + " " + wanted
+          + " within " + seconds + " s (it is " + state + ")");
+    }
+
+    private void writeNodes() throws IOException {
+      StringBuilder text = new StringBuilder();
+      for (int n = 0; n < nodes; n++) {
+        text.append("node ").append(n).append(' ').append(nodeIds[n]).append(' ')
+            .append(nodeStates[n]).append(n == gpuNodeIndex ? " label=gpu" : "").append('\n');
+      }
+      text.append("resourcemanager ").append(yarn.getResourceManager() == null ? "stopped" : "running")
+          .append(" restarts=").append(rmRestarts).append('\n');
+      writeAtomically(new File(controlDir, "nodes"), text.toString());
+    }
+  }
+
+  private static Field findField(Class<?> type, String name) throws NoSuchFieldException {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      try {
+        return c.getDeclaredField(name);
+      } catch (NoSuchFieldException e) {
+        // look further up
+      }
+    }
+    throw new NoSuchFieldException(type.getName() + "." + name);
+  }
+
+  private static long millisSince(long nanoTime) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanoTime);
+  }
+
+  private static void writeAtomically(File file, String text) throws IOException {
+    File tmp = new File(file.getPath() + ".tmp");
+    Files.writeString(tmp.toPath(), text, StandardCharsets.UTF_8);
+    Files.move(tmp.toPath(), file.toPath(), REPLACE_EXISTING, ATOMIC_MOVE);
   }
 }

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include "spindle/yarn/cluster_types.h"
+
+namespace spindle::gui {
+
+// What the designer needs to know about the connected cluster.
+struct ClusterInfo {
+  bool known = false;                      // false until a cluster answered
+  QString resourceManager;                 // host:port asked
+  QStringList queues;                      // leaf queues, as jobs name them
+  QMap<QString, QStringList> queueLabels;  // leaf queue -> labels it may use ("*": any)
+  QStringList nodeLabels;                  // labels some node carries
+  qint64 maxMemoryMib = 0;                 // the largest container the cluster grants
+  int maxVcores = 0;
+  int maxGpus = 0;  // the most yarn.io/gpu one node has
+  int activeNodes = 0;
+
+  // Whether `queue` may run containers on nodes with `label`; true for a queue it does not know.
+  bool queueReachesLabel(const QString& queue, const QString& label) const;
+};
+
+// Leaf queues of a queue tree, with the labels each may use.
+void collectLeafQueues(const yarn::QueueInfo& queue, QStringList& leaves, QMap<QString, QStringList>& labels);
+
+}  // namespace spindle::gui
+
+Q_DECLARE_METATYPE(spindle::gui::ClusterInfo)

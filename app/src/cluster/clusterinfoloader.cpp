@@ -1,0 +1,95 @@
+#include "cluster/clusterinfoloader.h"
+
+#include <QtConcurrent>
+#include <algorithm>
+
+#include "convert.h"
+#include "spindle/yarn/application_client.h"
+
+namespace spindle::gui {
+
+ClusterInfoLoader::ClusterInfoLoader(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<ClusterInfo>();
+}
+
+bool ClusterInfoLoader::isLoading() const {
+  return watcher_ && watcher_->isRunning();
+}
+
+void ClusterInfoLoader::load(const HadoopSetup& setup) {
+  if (watcher_) {
+    // The running request finishes on its own; its answer is dropped.
+    watcher_->disconnect(this);
+    connect(watcher_, &QFutureWatcherBase::finished, watcher_, &QObject::deleteLater);
+  }
+  watcher_ = new QFutureWatcher<Outcome>(this);
+  connect(watcher_, &QFutureWatcherBase::finished, this, &ClusterInfoLoader::finished);
+  watcher_->setFuture(QtConcurrent::run([setup] { return fetch(setup); }));
+}
+
+void ClusterInfoLoader::finished() {
+  auto* watcher = watcher_;
+  watcher_ = nullptr;
+  const Outcome outcome = watcher->result();
+  watcher->deleteLater();
+  if (!outcome.error.isEmpty()) {
+    emit failed(outcome.error);
+    return;
+  }
+  info_ = outcome.info;
+  emit loaded(info_);
+}
+
+ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
+  Outcome outcome;
+  auto configuration = setup.load();
+  if (!configuration) {
+    outcome.error = qs(configuration.error().message);
+    return outcome;
+  }
+  const auto addresses = configuration->resource_manager_addresses(yarn::RmService::client);
+  outcome.info.resourceManager = addresses.empty() ? QString() : qs(addresses.front());
+  yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
+  auto root = client.queue("root", true);
+  if (!root) {
+    outcome.error = qs(root.error().message);
+    return outcome;
+  }
+  collectLeafQueues(*root, outcome.info.queues, outcome.info.queueLabels);
+  auto nodes = client.nodes();
+  if (!nodes) {
+    outcome.error = qs(nodes.error().message);
+    return outcome;
+  }
+  QStringList labels;
+  for (const auto& node : *nodes) {
+    if (node.state == "RUNNING") ++outcome.info.activeNodes;
+    for (const auto& label : node.labels) {
+      if (!labels.contains(qs(label))) labels << qs(label);
+    }
+    const auto gpus = node.capability.others.find("yarn.io/gpu");
+    if (gpus != node.capability.others.end()) {
+      outcome.info.maxGpus = std::max(outcome.info.maxGpus, static_cast<int>(gpus->second));
+    }
+  }
+  // Labels defined on the cluster but carried by no node cannot run anything.
+  labels.sort();
+  outcome.info.nodeLabels = labels;
+  // The maximum allocation is what a new application is told, and what a
+  // submit is checked against.
+  auto created = client.new_application();
+  if (!created) {
+    outcome.error = qs(created.error().message);
+    return outcome;
+  }
+  outcome.info.maxMemoryMib = created->maximum.memory_mib;
+  outcome.info.maxVcores = created->maximum.vcores;
+  const auto gpuMaximum = created->maximum.others.find("yarn.io/gpu");
+  if (gpuMaximum != created->maximum.others.end()) {
+    outcome.info.maxGpus = std::min(outcome.info.maxGpus, static_cast<int>(gpuMaximum->second));
+  }
+  outcome.info.known = true;
+  return outcome;
+}
+
+}  // namespace spindle::gui

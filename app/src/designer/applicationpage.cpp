@@ -1,0 +1,219 @@
+#include "designer/applicationpage.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include "appsettings.h"
+#include "convert.h"
+#include "designer/formrows.h"
+#include "designer/keyvaluetable.h"
+#include "designer/limitedspinbox.h"
+#include "spindle/core/quantities.h"
+
+namespace spindle::gui {
+namespace {
+
+KeyValueTable::Pairs toPairs(const std::map<std::string, std::string>& values) {
+  KeyValueTable::Pairs pairs;
+  for (const auto& [key, value] : values) pairs.append({qs(key), qs(value)});
+  return pairs;
+}
+
+nlohmann::ordered_json toObject(const KeyValueTable::Pairs& pairs) {
+  auto object = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : pairs) object[ss(key)] = ss(value);
+  return object;
+}
+
+QPushButton* browseButton(const QString& tip, QWidget* parent) {
+  auto* button = new QPushButton(QStringLiteral("…"), parent);
+  button->setToolTip(tip);
+  button->setAccessibleName(tip);
+  return button;
+}
+
+}  // namespace
+
+ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWidget(parent) {
+  name_ = new QLineEdit;
+  name_->setPlaceholderText(tr("e.g. wine-quality (default: the file's name)"));
+  queue_ = new QComboBox;
+  queue_->setEditable(true);
+  queue_->setInsertPolicy(QComboBox::NoInsert);
+  queue_->setCurrentText(QStringLiteral("default"));
+  queueHint_ = hintLabel();
+  priority_ = new QSpinBox;
+  priority_->setRange(0, 1000000);
+  priority_->setToolTip(tr("YARN's application priority; higher runs first where the scheduler allows it"));
+  framework_ = new QComboBox;
+  framework_->addItem(QStringLiteral("TensorFlow"), QStringLiteral("tensorflow"));
+  framework_->addItem(QStringLiteral("PyTorch"), QStringLiteral("pytorch"));
+  framework_->addItem(tr("Generic (any command)"), QStringLiteral("generic"));
+  output_ = new QLineEdit;
+  output_->setPlaceholderText(tr("e.g. hdfs:///user/me/runs/wine"));
+  output_->setToolTip(tr("DTF_OUTPUT_PATH and SPINDLE_OUTPUT; TensorBoard's log directory"));
+  input_ = new QLineEdit;
+  input_->setPlaceholderText(tr("optional; given to tasks as DTF_INPUT_PATH"));
+  script_ = new QLineEdit;
+  script_->setPlaceholderText(tr("optional; shipped and named in DTF_TASK_SCRIPT"));
+  auto* browseOutput = browseButton(tr("Choose a local output directory"), this);
+  auto* browseScript = browseButton(tr("Choose the script"), this);
+  files_ = new KeyValueTable(KeyValueTable::Kind::files);
+  archives_ = new KeyValueTable(KeyValueTable::Kind::archives);
+  env_ = new KeyValueTable(KeyValueTable::Kind::variables);
+
+  tags_ = new QLineEdit;
+  tags_->setPlaceholderText(tr("comma-separated, e.g. nightly, team-a"));
+  maxAttempts_ = new QSpinBox;
+  maxAttempts_->setRange(1, 100);
+  maxAttempts_->setToolTip(tr("How often YARN may start the application master"));
+  timeout_ = new QLineEdit;
+  timeout_->setPlaceholderText(tr("no limit; e.g. 90m or 2h"));
+  dockerImage_ = new QLineEdit;
+  dockerImage_->setPlaceholderText(tr("optional; passed on as DTF_DOCKER_IMAGE"));
+  amMemory_ = new QLineEdit;
+  amMemory_->setPlaceholderText(tr("256 MiB"));
+  amVcores_ = new LimitedSpinBox(1, 1024);
+  amHint_ = hintLabel();
+
+  auto* general = new QGroupBox(tr("Application"));
+  auto* generalForm = new QFormLayout(general);
+  generalForm->addRow(tr("&Name:"), fieldWithMessage(messages, QStringLiteral("name"), name_));
+  generalForm->addRow(tr("&Queue:"), fieldWithMessage(messages, QStringLiteral("queue"), queue_, queueHint_));
+  generalForm->addRow(tr("&Priority:"), fieldWithMessage(messages, QStringLiteral("priority"), priority_));
+  generalForm->addRow(tr("&Framework:"), fieldWithMessage(messages, QStringLiteral("framework"), framework_));
+  generalForm->addRow(tr("&Output directory:"),
+                      fieldWithMessage(messages, QStringLiteral("output"), output_, browseOutput));
+  generalForm->addRow(tr("&Input:"), fieldWithMessage(messages, QStringLiteral("input"), input_));
+  generalForm->addRow(tr("&Script:"), fieldWithMessage(messages, QStringLiteral("script"), script_, browseScript));
+
+  auto* shipped = new QGroupBox(tr("Shipped to every container"));
+  auto* shippedForm = new QFormLayout(shipped);
+  shippedForm->addRow(tr("F&iles:"), fieldWithMessage(messages, QStringLiteral("files"), files_));
+  shippedForm->addRow(tr("&Archives:"), fieldWithMessage(messages, QStringLiteral("archives"), archives_));
+  shippedForm->addRow(tr("&Environment:"), fieldWithMessage(messages, QStringLiteral("env"), env_));
+
+  auto* advanced = new QGroupBox(tr("Advanced"));
+  auto* advancedForm = new QFormLayout(advanced);
+  advancedForm->addRow(tr("&Tags:"), fieldWithMessage(messages, QStringLiteral("tags"), tags_));
+  advancedForm->addRow(tr("Max a&ttempts:"), fieldWithMessage(messages, QStringLiteral("max_attempts"), maxAttempts_));
+  advancedForm->addRow(tr("Time&out:"), fieldWithMessage(messages, QStringLiteral("timeout"), timeout_));
+  advancedForm->addRow(tr("&Docker image:"), fieldWithMessage(messages, QStringLiteral("docker_image"), dockerImage_));
+  advancedForm->addRow(tr("Application master &memory:"),
+                       fieldWithMessage(messages, QStringLiteral("application_master.memory"), amMemory_, amHint_));
+  advancedForm->addRow(tr("Application master &vcores:"),
+                       fieldWithMessage(messages, QStringLiteral("application_master.vcores"), amVcores_));
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(general);
+  layout->addWidget(shipped);
+  layout->addWidget(advanced);
+  layout->addStretch();
+
+  connect(browseOutput, &QPushButton::clicked, this, [this] {
+    const QString directory = QFileDialog::getExistingDirectory(this, tr("Output directory"), output_->text());
+    if (!directory.isEmpty()) output_->setText(directory);
+  });
+  connect(browseScript, &QPushButton::clicked, this, [this] {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Script"), AppSettings::lastSpecDirectory());
+    if (!file.isEmpty()) script_->setText(file);
+  });
+  for (auto* edit : {name_, output_, input_, script_, tags_, timeout_, dockerImage_, amMemory_}) {
+    connect(edit, &QLineEdit::textChanged, this, &ApplicationPage::changed);
+  }
+  connect(queue_, &QComboBox::currentTextChanged, this, &ApplicationPage::changed);
+  connect(framework_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ApplicationPage::changed);
+  for (auto* spin : {priority_, maxAttempts_, static_cast<QSpinBox*>(amVcores_)}) {
+    connect(spin, qOverload<int>(&QSpinBox::valueChanged), this, &ApplicationPage::changed);
+  }
+  for (auto* table : {files_, archives_, env_})
+    connect(table, &KeyValueTable::changed, this, &ApplicationPage::changed);
+}
+
+void ApplicationPage::load(const JobSpec& spec) {
+  QSignalBlocker blockers[] = {
+      QSignalBlocker(name_),     QSignalBlocker(queue_),       QSignalBlocker(priority_), QSignalBlocker(framework_),
+      QSignalBlocker(output_),   QSignalBlocker(input_),       QSignalBlocker(script_),   QSignalBlocker(files_),
+      QSignalBlocker(archives_), QSignalBlocker(env_),         QSignalBlocker(tags_),     QSignalBlocker(maxAttempts_),
+      QSignalBlocker(timeout_),  QSignalBlocker(dockerImage_), QSignalBlocker(amMemory_), QSignalBlocker(amVcores_)};
+  name_->setText(qs(spec.name));
+  queue_->setCurrentText(qs(spec.queue));
+  priority_->setValue(spec.priority);
+  framework_->setCurrentIndex(framework_->findData(qs(std::string(to_string(spec.framework)))));
+  output_->setText(qs(spec.output));
+  input_->setText(qs(spec.input));
+  KeyValueTable::Pairs files;
+  QString script;
+  for (const auto& file : spec.files) {
+    if (!spec.script.empty() && file.name == spec.script) {
+      script = qs(file.source);
+    } else {
+      files.append({qs(file.name), qs(file.source)});
+    }
+  }
+  script_->setText(script);
+  files_->setPairs(files);
+  KeyValueTable::Pairs archives;
+  for (const auto& archive : spec.archives) archives.append({qs(archive.name), qs(archive.source)});
+  archives_->setPairs(archives);
+  env_->setPairs(toPairs(spec.env));
+  tags_->setText(toStringList(spec.tags).join(QStringLiteral(", ")));
+  maxAttempts_->setValue(spec.max_attempts);
+  timeout_->setText(spec.timeout.count() > 0 ? qs(format_duration(spec.timeout)) : QString());
+  dockerImage_->setText(qs(spec.docker_image));
+  amMemory_->setText(qs(format_memory_mib(spec.application_master.memory_mib)));
+  amVcores_->setValueKeepingRange(spec.application_master.vcores);
+}
+
+void ApplicationPage::write(nlohmann::ordered_json& document) const {
+  auto text = [](const QLineEdit* edit) { return edit->text().trimmed(); };
+  if (!text(name_).isEmpty()) document["name"] = ss(text(name_));
+  if (const QString queue = queue_->currentText().trimmed(); !queue.isEmpty()) document["queue"] = ss(queue);
+  document["priority"] = priority_->value();
+  QStringList tags;
+  for (const QString& tag : tags_->text().split(QLatin1Char(','))) {
+    if (!tag.trimmed().isEmpty()) tags << tag.trimmed();
+  }
+  if (!tags.isEmpty()) {
+    auto list = nlohmann::ordered_json::array();
+    for (const QString& tag : tags) list.push_back(ss(tag));
+    document["tags"] = list;
+  }
+  document["max_attempts"] = maxAttempts_->value();
+  if (!text(timeout_).isEmpty()) document["timeout"] = ss(text(timeout_));
+  document["framework"] = ss(framework_->currentData().toString());
+  if (const auto files = files_->pairs(); !files.isEmpty()) document["files"] = toObject(files);
+  if (const auto archives = archives_->pairs(); !archives.isEmpty()) document["archives"] = toObject(archives);
+  if (!text(script_).isEmpty()) document["script"] = ss(text(script_));
+  if (const auto env = env_->pairs(); !env.isEmpty()) document["env"] = toObject(env);
+  if (!text(input_).isEmpty()) document["input"] = ss(text(input_));
+  if (!text(output_).isEmpty()) document["output"] = ss(text(output_));
+  if (!text(dockerImage_).isEmpty()) document["docker_image"] = ss(text(dockerImage_));
+  auto master = nlohmann::ordered_json::object();
+  if (!text(amMemory_).isEmpty()) master["memory"] = ss(text(amMemory_));
+  master["vcores"] = amVcores_->value();
+  document["application_master"] = master;
+}
+
+void ApplicationPage::setClusterInfo(const ClusterInfo& info) {
+  const QString current = queue_->currentText();
+  QSignalBlocker blocker(queue_);
+  queue_->clear();
+  queue_->addItems(info.queues);
+  queue_->setCurrentText(current);
+  amVcores_->setClusterLimit(info.known ? info.maxVcores : -1);
+  if (info.known) {
+    queueHint_->setText(tr("%n queue(s) on this cluster", nullptr, static_cast<int>(info.queues.size())));
+    amHint_->setText(tr("at most %1").arg(formatMemory(static_cast<quint64>(info.maxMemoryMib))));
+  } else {
+    queueHint_->clear();
+    amHint_->clear();
+  }
+}
+
+}  // namespace spindle::gui

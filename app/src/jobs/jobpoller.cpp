@@ -1,0 +1,82 @@
+#include "jobs/jobpoller.h"
+
+#include <QtConcurrent>
+
+#include "convert.h"
+#include "jobs/jobsmodel.h"
+#include "spindle/client/job_connection.h"
+
+namespace spindle::gui {
+
+// Used by one worker at a time: a poll starts only when the last one ended.
+struct JobPoller::Connections {
+  std::optional<yarn::HadoopConfiguration> configuration;
+  std::map<std::string, std::unique_ptr<client::JobConnection>> jobs;
+};
+
+JobPoller::JobPoller(JobsModel* model, QObject* parent)
+    : QObject(parent), model_(model), connections_(std::make_shared<Connections>()) {
+  connect(&timer_, &QTimer::timeout, this, &JobPoller::poll);
+  connect(&watcher_, &QFutureWatcherBase::finished, model_, &JobsModel::refresh);
+  timer_.start(3000);
+}
+
+JobPoller::~JobPoller() {
+  timer_.stop();
+  watcher_.waitForFinished();
+}
+
+void JobPoller::setSetup(const HadoopSetup& setup) {
+  watcher_.waitForFinished();
+  setup_ = setup;
+  configured_ = true;
+  connections_ = std::make_shared<Connections>();
+}
+
+void JobPoller::setInterval(int milliseconds) {
+  timer_.start(milliseconds);
+}
+
+void JobPoller::setFollowedElsewhere(const QSet<QString>& applicationIds) {
+  elsewhere_ = applicationIds;
+}
+
+void JobPoller::poll() {
+  if (!configured_ || watcher_.isRunning()) return;
+  std::vector<std::string> unfinished;
+  for (int row = 0; row < model_->rowCount(); ++row) {
+    const auto* entry = model_->entry(row);
+    if (!entry->is_final() && !elsewhere_.contains(qs(entry->application_id))) {
+      unfinished.push_back(entry->application_id);
+    }
+  }
+  if (unfinished.empty()) return;
+  watcher_.setFuture(QtConcurrent::run([connections = connections_, setup = setup_, unfinished] {
+    if (!connections->configuration) {
+      auto configuration = setup.load();
+      if (!configuration) return;
+      connections->configuration = std::move(*configuration);
+    }
+    for (const auto& id : unfinished) {
+      auto& job = connections->jobs[id];
+      if (!job) {
+        auto opened = client::JobConnection::open(*connections->configuration, id);
+        if (!opened) continue;
+        job = std::make_unique<client::JobConnection>(std::move(*opened));
+      }
+      auto report = job->report();
+      if (!report) continue;
+      if (auto* history = job->history()) {
+        const auto seen = history->last_event_sequence(id);
+        (void)job->events_after(seen ? *seen : 0, std::chrono::milliseconds(0));
+      }
+      (void)job->live_status();
+      if (report->finished()) {
+        job->remember_final_status();
+        connections->jobs.erase(id);
+      }
+    }
+  }));
+}
+
+}  // namespace spindle::gui

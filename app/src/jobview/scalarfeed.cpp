@@ -1,0 +1,104 @@
+#include "jobview/scalarfeed.h"
+
+#include <QtConcurrent>
+#include <mutex>
+
+#include "convert.h"
+#include "spindle/client/hdfs_log_files.h"
+#include "spindle/core/spec_parser.h"
+#include "spindle/core/tfevents.h"
+
+namespace spindle::gui {
+
+struct ScalarFeed::Reader {
+  std::string directory;
+  std::string applicationId;
+  HadoopSetup setup;
+  std::unique_ptr<LogFileSystem> files;
+  std::unique_ptr<LogDirectoryReader> reader;
+  std::unique_ptr<client::HistoryStore> history;
+  bool historyTried = false;
+
+  // Opens the file system on the first poll (WebHDFS needs the configuration).
+  QString open() {
+    if (reader) return {};
+    if (directory.starts_with("hdfs://")) {
+      auto configuration = setup.load();
+      if (!configuration) return qs(configuration.error().message);
+      auto hdfs = yarn::WebHdfs::from_configuration(*configuration);
+      if (!hdfs) return qs(hdfs.error().message);
+      files = std::make_unique<client::HdfsLogFileSystem>(std::move(*hdfs));
+    } else {
+      files = std::make_unique<LocalLogFileSystem>();
+    }
+    const std::string local = directory.starts_with("file://") ? directory.substr(7) : directory;
+    reader = std::make_unique<LogDirectoryReader>(*files, local);
+    return {};
+  }
+};
+
+ScalarFeed::ScalarFeed(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<spindle::gui::ScalarBatch>();
+  connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
+    const ScalarBatch batch = watcher_.result();
+    if (!batch.points.empty() || !batch.problems.isEmpty()) emit pointsArrived(batch);
+    emit polled();
+  });
+}
+
+ScalarFeed::~ScalarFeed() {
+  watcher_.waitForFinished();
+}
+
+void ScalarFeed::setDirectory(const QString& directory, const HadoopSetup& setup, const QString& applicationId) {
+  watcher_.waitForFinished();
+  directory_ = directory;
+  reader_.reset();
+  if (directory.isEmpty()) return;
+  reader_ = std::make_shared<Reader>();
+  reader_->directory = ss(directory);
+  reader_->applicationId = ss(applicationId);
+  reader_->setup = setup;
+}
+
+void ScalarFeed::poll() {
+  if (!reader_ || watcher_.isRunning()) return;
+  watcher_.setFuture(QtConcurrent::run([reader = reader_] {
+    ScalarBatch batch;
+    if (const QString problem = reader->open(); !problem.isEmpty()) {
+      batch.problems << problem;
+      return batch;
+    }
+    auto update = reader->reader->poll();
+    if (!update) {
+      batch.problems << qs(update.error().message);
+      return batch;
+    }
+    for (const auto& problem : update->problems) batch.problems << qs(problem.message);
+    for (const auto& run : update->runs) {
+      for (const auto& point : run.points) {
+        batch.points.push_back({"tfevents", run.run, point.tag, point.step, point.wall_time, point.value});
+      }
+    }
+    if (!reader->applicationId.empty() && !batch.points.empty()) {
+      if (!reader->historyTried) {
+        reader->historyTried = true;
+        if (auto store = client::HistoryStore::open()) {
+          reader->history = std::make_unique<client::HistoryStore>(std::move(*store));
+        }
+      }
+      if (reader->history) (void)reader->history->record_metrics(reader->applicationId, batch.points);
+    }
+    return batch;
+  }));
+}
+
+QString outputDirectoryOf(const std::string& specYaml) {
+  if (specYaml.empty()) return {};
+  SpecParseOptions options;
+  options.check_files = false;
+  auto spec = parse_job_spec(specYaml, options);
+  return spec ? qs(spec->output) : QString();
+}
+
+}  // namespace spindle::gui

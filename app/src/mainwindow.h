@@ -1,0 +1,84 @@
+#pragma once
+
+#include <QMainWindow>
+#include <functional>
+
+#include "cluster/clusterinfo.h"
+#include "cluster/hadoopsetup.h"
+
+class QAction;
+class QLabel;
+class QTabWidget;
+
+namespace spindle::gui {
+
+class ClusterInfoLoader;
+class JobDesignerWidget;
+class JobPoller;
+class JobsModel;
+class JobsWidget;
+
+// The window: Jobs and Designer tabs, then one tab per opened job.
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  // Makes the widget that shows one job in its tab. Until one is set, a job
+  // opens as a read-only summary of what the history knows about it.
+  using JobViewFactory = std::function<QWidget*(const QString& applicationId)>;
+
+  // An empty history path reads the history where the CLI keeps it.
+  explicit MainWindow(const QString& historyPath = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  void setJobViewFactory(JobViewFactory factory);
+
+  JobDesignerWidget* designer() const { return designer_; }
+  JobsWidget* jobsWidget() const { return jobs_; }
+  JobsModel* jobsModel() const { return jobsModel_; }
+  QTabWidget* tabs() const { return tabs_; }
+  // The tab of an opened job, or nullptr.
+  QWidget* jobTab(const QString& applicationId) const;
+  const HadoopSetup& setup() const { return setup_; }
+  const ClusterInfo& clusterInfo() const;
+  ClusterInfoLoader* clusterLoader() const { return clusterLoader_; }
+  QLabel* clusterStatus() const { return clusterStatus_; }
+
+  void setSetup(const HadoopSetup& setup);
+
+ public slots:
+  void openJob(const QString& applicationId);
+  void showJobs();
+  void showDesigner();
+  void submitDesignedJob();
+  void reloadCluster();
+  void openSettings();
+  void setDarkPalette(bool dark);
+
+ signals:
+  // Every request to open a job, whoever made it.
+  void openJobRequested(const QString& applicationId);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void createActions();
+  void updateTitle();
+  void closeJobTab(int index);
+
+  QString historyPath_;
+  HadoopSetup setup_;
+  JobViewFactory jobViewFactory_;
+  QTabWidget* tabs_;
+  JobsModel* jobsModel_;
+  JobsWidget* jobs_;
+  JobPoller* poller_;
+  JobDesignerWidget* designer_;
+  ClusterInfoLoader* clusterLoader_;
+  QLabel* clusterStatus_;
+  QLabel* specStatus_;
+  QAction* darkAction_ = nullptr;
+};
+
+}  // namespace spindle::gui

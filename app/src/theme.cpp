@@ -1,0 +1,54 @@
+#include "theme.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
+
+namespace spindle::gui {
+
+void applyPalette(QApplication& application, bool dark) {
+  application.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  if (!dark) {
+    application.setPalette(application.style()->standardPalette());
+    return;
+  }
+  QPalette palette;
+  const QColor window(0x2b, 0x2d, 0x30);
+  const QColor base(0x1e, 0x1f, 0x22);
+  const QColor text(0xe6, 0xe6, 0xe6);
+  const QColor disabled(0x80, 0x80, 0x80);
+  const QColor highlight(0x3d, 0x7e, 0xd8);
+  palette.setColor(QPalette::Window, window);
+  palette.setColor(QPalette::WindowText, text);
+  palette.setColor(QPalette::Base, base);
+  palette.setColor(QPalette::AlternateBase, window);
+  palette.setColor(QPalette::ToolTipBase, base);
+  palette.setColor(QPalette::ToolTipText, text);
+  palette.setColor(QPalette::PlaceholderText, disabled);
+  palette.setColor(QPalette::Text, text);
+  palette.setColor(QPalette::Button, window);
+  palette.setColor(QPalette::ButtonText, text);
+  palette.setColor(QPalette::BrightText, QColor(0xff, 0x6b, 0x6b));
+  palette.setColor(QPalette::Link, QColor(0x6c, 0xb6, 0xff));
+  palette.setColor(QPalette::LinkVisited, QColor(0xb0, 0x8c, 0xff));
+  palette.setColor(QPalette::Highlight, highlight);
+  palette.setColor(QPalette::HighlightedText, Qt::white);
+  palette.setColor(QPalette::Light, window.lighter(150));
+  palette.setColor(QPalette::Midlight, window.lighter(120));
+  palette.setColor(QPalette::Mid, window.darker(120));
+  palette.setColor(QPalette::Dark, window.darker(160));
+  palette.setColor(QPalette::Shadow, Qt::black);
+  for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::HighlightedText}) {
+    palette.setColor(QPalette::Disabled, role, disabled);
+  }
+  palette.setColor(QPalette::Disabled, QPalette::Highlight, window.lighter(130));
+  application.setPalette(palette);
+}
+
+bool isDarkPalette() {
+  const QPalette palette = QApplication::palette();
+  return palette.color(QPalette::Window).lightness() < palette.color(QPalette::WindowText).lightness();
+}
+
+}  // namespace spindle::gui

@@ -1,0 +1,116 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spindle/core/event_log.h"
+#include "spindle/core/job_status.h"
+#include "spindle/core/result.h"
+
+namespace spindle::client {
+
+// A job as the history keeps it. Secrets are never stored here; they stay in
+// the job records (job_records.h).
+struct JobHistoryEntry {
+  std::string application_id;
+  std::string name;
+  std::string user;
+  std::string queue;
+  std::string spec_yaml;
+  std::string state;  // submitted, accepted, running, succeeded, failed, killed
+  std::string diagnostics;
+  std::string tracking_url;
+  std::int64_t submitted_ms = 0;
+  std::int64_t started_ms = 0;
+  std::int64_t finished_ms = 0;
+  std::int64_t updated_ms = 0;
+  bool is_final() const { return state == "succeeded" || state == "failed" || state == "killed"; }
+};
+
+// One container a task ran in: restarts make new attempts.
+struct TaskAttemptEntry {
+  std::string task;  // "worker:1"
+  int attempt = 0;   // 0 first, then one per restart
+  std::string container;
+  std::string node;
+  std::string address;
+  std::string phase;
+  std::optional<int> exit_code;
+  std::string exit_description;
+  std::string log_url;
+  std::int64_t started_ms = 0;
+  std::int64_t finished_ms = 0;
+};
+
+// A number over time: a training scalar from the job's event files
+// (source "tfevents", run = the log subdirectory), or a container's use
+// (source "container", run = the task, tag "memory_bytes" or "cpu_seconds").
+struct MetricPoint {
+  std::string source;
+  std::string run;
+  std::string tag;
+  std::int64_t step = 0;
+  double wall_time = 0;  // seconds since the epoch
+  double value = 0;
+};
+
+struct JobFilter {
+  bool include_finished = true;
+  std::string search;  // part of the id, name, user or queue; empty: all
+  std::size_t limit = 1000;
+};
+
+// Everything this user's machine knows about its jobs: SQLite in the XDG
+// data directory, shared by the CLI and the desktop app. Every write is one
+// transaction, so a writer killed half-way loses only what it had not
+// committed.
+class HistoryStore {
+ public:
+  // $SPINDLE_DATA_DIR/history.sqlite, else $XDG_DATA_HOME/spindle/..., else
+  // ~/.local/share/spindle/history.sqlite.
+  static std::filesystem::path default_path();
+  static Result<HistoryStore> open(const std::filesystem::path& path = default_path());
+  static constexpr int schema_version = 1;
+
+  HistoryStore(HistoryStore&&) noexcept;
+  HistoryStore& operator=(HistoryStore&&) noexcept;
+  ~HistoryStore();
+
+  // A new job; the fields the entry leaves empty stay as they were.
+  Result<void> record_job(const JobHistoryEntry& job);
+  // What the ResourceManager says now; a final state is never taken back.
+  Result<void> record_state(const std::string& application_id, const std::string& state, const std::string& diagnostics,
+                            std::int64_t started_ms, std::int64_t finished_ms, const std::string& tracking_url = {});
+  // The application master's view: every task's current attempt.
+  Result<void> record_status(const JobStatus& status);
+  Result<void> record_events(const std::string& application_id, const std::vector<JobEvent>& events);
+  // Points already there (same source, run, tag, step and time) are kept once.
+  Result<void> record_metrics(const std::string& application_id, const std::vector<MetricPoint>& points);
+
+  Result<std::vector<JobHistoryEntry>> jobs(const JobFilter& filter = {});
+  Result<std::optional<JobHistoryEntry>> job(const std::string& application_id);
+  Result<std::vector<TaskAttemptEntry>> attempts(const std::string& application_id);
+  Result<std::vector<JobEvent>> events(const std::string& application_id);
+  Result<std::vector<MetricPoint>> metrics(const std::string& application_id, const std::string& tag = {});
+  Result<std::uint64_t> last_event_sequence(const std::string& application_id);
+
+  const std::filesystem::path& path() const;
+
+ private:
+  struct State;
+  explicit HistoryStore(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// The job as `spindle status` shows it, from what the history kept: each
+// task's newest attempt, with the earlier ones counted as restarts.
+JobStatus status_from_history(const JobHistoryEntry& job, const std::vector<TaskAttemptEntry>& attempts);
+
+// "running" for the RM's RUNNING, "succeeded" for FINISHED/SUCCEEDED, ...
+std::string history_state(const std::string& yarn_state, const std::string& final_status);
+
+}  // namespace spindle::client

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <boost/beast/http/message.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "spindle/tbproxy/route.h"
+
+namespace spindle::tbproxy {
+
+namespace http = boost::beast::http;
+
+// What the proxy demands of a request's head before anything reaches a job.
+struct ScreenPolicy {
+  // When set, requests need it as ?token=... (answered with a cookie and a
+  // redirect that drops it from the address) or as the cookie.
+  std::string access_token;
+  // Without a token only Host names of this machine's loopback are served,
+  // so a web page cannot reach the proxy by rebinding its own domain to it.
+  bool loopback_hosts_only = true;
+  std::uint64_t max_body_bytes = 8 * 1024 * 1024;
+};
+
+// The proxy forwards the request along this route.
+struct Forward {
+  ProxyRoute route;
+};
+
+// The proxy answers the request itself.
+struct Answer {
+  http::status status = http::status::bad_request;
+  std::string sentence;    // why, for the page
+  std::string location;    // for redirects
+  std::string set_cookie;  // for the redirect that takes the token
+  std::string allow;       // for 405
+};
+
+using Verdict = std::variant<Forward, Answer>;
+
+// Decides from the head alone: the method, the target, framing, Host, the
+// token and the body's declared size.
+Verdict screen_request(const http::request_header<>& head, const ScreenPolicy& policy);
+
+// The name of the cookie that carries the access token.
+inline constexpr std::string_view token_cookie_name = "spindle_tb_token";
+
+// The head sent to TensorBoard: the client's fields without the hop-by-hop
+// ones, framing and the proxy's own cookie, with the upstream target, Host
+// and X-Forwarded-*. `body_chunked` and `body_length` give the framing of the
+// body that follows (neither: none).
+http::request_header<> upstream_request_head(const http::request_header<>& client_head, const ProxyRoute& route,
+                                             const std::string& upstream_authority, const std::string& client_address,
+                                             bool body_chunked, std::uint64_t body_length);
+
+// The head sent back to the client from TensorBoard's: hop-by-hop fields
+// (RFC 9110 section 7.6.1, Proxy-*, those Connection names) and framing
+// dropped, Location kept under the job's prefix.
+http::response_header<> client_response_head(const http::response_header<>& upstream_head,
+                                             std::string_view application_id, std::string_view upstream_authority);
+
+// A head as it goes on the wire: start line, fields, empty line.
+std::string serialize_head(const http::request_header<>& head);
+std::string serialize_head(const http::response_header<>& head);
+
+}  // namespace spindle::tbproxy

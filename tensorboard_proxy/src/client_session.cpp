@@ -1,0 +1,581 @@
+#include "client_session.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+
+#include <limits>
+
+#include "error_page.h"
+#include "text_fields.h"
+
+namespace spindle::tbproxy {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+// The one buffer a body passes through, whatever its size.
+constexpr std::size_t body_buffer_bytes = 64 * 1024;
+constexpr std::size_t upstream_header_limit = 64 * 1024;
+constexpr int most_attempts = 3;
+constexpr int retry_seconds = 5;
+constexpr auto linger_time = std::chrono::seconds(2);
+constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
+
+std::string seconds_text(std::chrono::milliseconds duration) {
+  return std::to_string((duration.count() + 999) / 1000) + " s";
+}
+
+bool is_quiet_end(beast::error_code ec) {
+  return ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::connection_reset ||
+         ec == net::error::operation_aborted;
+}
+
+std::string request_error_sentence(beast::error_code ec, const ProxyOptions& options) {
+  if (ec == http::error::bad_content_length) {
+    return "The request's Content-Length is not one number, or comes with Transfer-Encoding.";
+  }
+  if (ec == http::error::bad_transfer_encoding) {
+    return "The request's Transfer-Encoding is repeated or comes with Content-Length.";
+  }
+  if (ec == http::error::header_limit) {
+    return "The request's header is larger than the " + std::to_string(options.max_header_bytes) +
+           " bytes this proxy takes.";
+  }
+  if (ec == http::error::body_limit) {
+    return "The request body is larger than the " + std::to_string(options.max_request_body_bytes) +
+           " bytes this proxy takes.";
+  }
+  return "The request is not well-formed HTTP/1.1 (" + ec.message() + ").";
+}
+
+// Writes what the serializer holds at once when the socket takes it, which
+// spares a trip through the event loop; false when the socket is full and
+// the rest needs an asynchronous write. Sockets are non-blocking.
+template <class Serializer>
+bool wrote_at_once(Socket& socket, Serializer& serializer, beast::error_code& ec) {
+  http::write(socket, serializer, ec);
+  if (ec == net::error::would_block || ec == net::error::try_again) {
+    ec = {};
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+ClientSession::ClientSession(Socket socket, ProxyContext& context, UpstreamPool& pool)
+    : client_(std::move(socket)),
+      timer_(client_.get_executor()),
+      context_(context),
+      pool_(pool),
+      body_buffer_(new char[body_buffer_bytes]) {
+  // Request bodies are rare and small; room for a head and a bit is enough.
+  client_buffer_.reserve(16 * 1024);
+}
+
+void ClientSession::start() {
+  beast::error_code ignored;
+  client_.set_option(tcp::no_delay(true), ignored);
+  client_.non_blocking(true, ignored);
+  const auto peer = client_.remote_endpoint(ignored);
+  client_address_ = ignored ? "unknown" : peer.address().to_string();
+  read_request_head();
+}
+
+bool ClientSession::request_is_head() const {
+  return request_parser_ && request_parser_->get().method() == http::verb::head;
+}
+
+void ClientSession::read_request_head() {
+  request_parser_.emplace();
+  request_parser_->header_limit(static_cast<std::uint32_t>(context_.options.max_header_bytes));
+  request_parser_->body_limit(context_.options.max_request_body_bytes);
+  upstream_request_.reset();
+  request_serializer_.reset();
+  response_serializer_.reset();
+  client_response_.reset();
+  response_parser_.reset();
+  page_.reset();
+  resolution_.reset();
+  continue_sent_ = false;
+  response_started_ = false;
+  attempts_ = 0;
+  watch(Waiting::client, context_.options.idle_timeout);
+  http::async_read_header(
+      client_, client_buffer_, *request_parser_,
+      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_request_head(ec); });
+}
+
+void ClientSession::on_request_head(beast::error_code ec) {
+  if (ec) {
+    if (is_quiet_end(ec)) {
+      close_now();
+      return;
+    }
+    const auto code = ec == http::error::header_limit ? status::request_header_fields_too_large
+                      : ec == http::error::body_limit ? status::payload_too_large
+                                                      : status::bad_request;
+    send_page(code, request_error_sentence(ec, context_.options), false);
+    return;
+  }
+  const auto& head = request_parser_->get();
+  auto verdict = screen_request(head, context_.policy);
+  if (auto* answer = std::get_if<Answer>(&verdict)) {
+    send_answer(*answer, request_parser_->keep_alive() && request_parser_->is_done());
+    return;
+  }
+  route_ = std::move(std::get<Forward>(verdict).route);
+  client_keep_alive_ = request_parser_->keep_alive();
+  request_has_body_ = !request_parser_->is_done();
+  if (auto cached = context_.directory.cached(route_.application_id)) {
+    on_resolved(cached);
+    return;
+  }
+  context_.directory.look_up(route_.application_id, [self = shared_from_this()](ResolutionPtr resolution) {
+    net::post(self->client_.get_executor(), [self, resolution] { self->on_resolved(resolution); });
+  });
+}
+
+void ClientSession::on_resolved(const ResolutionPtr& resolution) {
+  const auto& app = route_.application_id;
+  const bool keep_alive = client_keep_alive_ && !request_has_body_;
+  if (!resolution->ok()) {
+    const auto& why = resolution->error();
+    switch (why.state) {
+      case UpstreamState::unknown:
+        send_page(status::not_found, why.message.empty() ? "No job " + app + " is known on this machine." : why.message,
+                  keep_alive);
+        return;
+      case UpstreamState::starting:
+        send_page(status::bad_gateway, why.message.empty() ? "TensorBoard of " + app + " is starting." : why.message,
+                  keep_alive, true);
+        return;
+      case UpstreamState::ended:
+        send_page(status::gone,
+                  why.message.empty() ? "The job " + app + " has ended, and its TensorBoard with it." : why.message,
+                  keep_alive);
+        return;
+      case UpstreamState::unreachable:
+        send_page(status::bad_gateway,
+                  why.message.empty() ? "TensorBoard of " + app + " cannot be found now." : why.message, keep_alive,
+                  true);
+        return;
+    }
+  }
+  resolution_ = resolution;
+  open_upstream();
+}
+
+void ClientSession::open_upstream() {
+  ++attempts_;
+  const auto& upstream = resolution_->value();
+  upstream_ = pool_.take(upstream.authority, request_has_body_);
+  if (upstream_) {
+    send_request_head();
+    return;
+  }
+  // Room for TensorBoard's largest head and one read beyond it.
+  upstream_ =
+      std::make_unique<UpstreamConnection>(client_.get_executor(), upstream.authority, 2 * upstream_header_limit);
+  // Beast reads no more than the buffer's free capacity, at least 512 bytes:
+  // without room reserved, a large body would arrive 512 bytes per read.
+  upstream_->buffer.reserve(body_buffer_bytes);
+  watch(Waiting::upstream, context_.options.connect_timeout);
+  net::async_connect(
+      upstream_->socket, upstream.endpoints,
+      [self = shared_from_this()](beast::error_code ec, const tcp::endpoint&) { self->on_upstream_connected(ec); });
+}
+
+void ClientSession::on_upstream_connected(beast::error_code ec) {
+  const auto& app = route_.application_id;
+  if (ec) {
+    const auto authority = upstream_->authority;
+    upstream_.reset();
+    // The job may have moved its TensorBoard; ask again next time.
+    context_.directory.forget(app);
+    if (timed_out_) {
+      upstream_failed(status::gateway_timeout, "TensorBoard of " + app + " at " + authority +
+                                                   " accepted no connection within " +
+                                                   seconds_text(context_.options.connect_timeout) + ".");
+    } else {
+      upstream_failed(status::bad_gateway,
+                      "TensorBoard of " + app + " does not answer at " + authority + " (" + ec.message() +
+                          "), perhaps because it is still starting.",
+                      true);
+    }
+    return;
+  }
+  beast::error_code ignored;
+  upstream_->socket.set_option(tcp::no_delay(true), ignored);
+  upstream_->socket.non_blocking(true, ignored);
+  send_request_head();
+}
+
+void ClientSession::send_request_head() {
+  const auto& head = request_parser_->get();
+  upstream_request_.emplace(upstream_request_head(head, route_, upstream_->authority, client_address_,
+                                                  request_parser_->chunked(),
+                                                  request_parser_->content_length().value_or(0)));
+  auto& body = upstream_request_->body();
+  body.data = nullptr;
+  body.size = 0;
+  body.more = request_has_body_;
+  request_serializer_.emplace(*upstream_request_);
+  write_upstream_request();
+}
+
+void ClientSession::write_upstream_request() {
+  watch(Waiting::upstream, context_.options.idle_timeout);
+  if (beast::error_code ec; wrote_at_once(upstream_->socket, *request_serializer_, ec)) {
+    on_upstream_request_written(ec);
+    return;
+  }
+  http::async_write(
+      upstream_->socket, *request_serializer_,
+      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_upstream_request_written(ec); });
+}
+
+void ClientSession::on_upstream_request_written(beast::error_code ec) {
+  if (ec == http::error::need_buffer) ec = {};
+  if (ec) {
+    if (may_retry()) {
+      upstream_.reset();
+      open_upstream();
+      return;
+    }
+    upstream_failed(status::bad_gateway, "TensorBoard of " + route_.application_id +
+                                             " closed the connection while taking the request (" + ec.message() + ").");
+    return;
+  }
+  if (request_serializer_->is_done()) {
+    read_response_head();
+    return;
+  }
+  read_request_body();
+}
+
+void ClientSession::read_request_body() {
+  const auto expect = request_parser_->get()[http::field::expect];
+  if (!continue_sent_ && iequals(trim({expect.data(), expect.size()}), "100-continue")) {
+    // The client waits for this before it sends the body.
+    continue_sent_ = true;
+    watch(Waiting::client, context_.options.idle_timeout);
+    net::async_write(client_, net::buffer(continue_line.data(), continue_line.size()),
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                       if (ec) {
+                         self->upstream_.reset();
+                         self->close_now();
+                         return;
+                       }
+                       self->read_request_body();
+                     });
+    return;
+  }
+  auto& body = request_parser_->get().body();
+  body.data = body_buffer_.get();
+  body.size = body_buffer_bytes;
+  watch(Waiting::client, context_.options.idle_timeout);
+  http::async_read_some(client_, client_buffer_, *request_parser_,
+                        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_request_body(ec); });
+}
+
+void ClientSession::on_request_body(beast::error_code ec) {
+  if (ec == http::error::need_buffer) ec = {};
+  if (ec) {
+    // Half a request must not stay on a connection another request may use.
+    upstream_.reset();
+    if (ec == http::error::body_limit) {
+      send_page(status::payload_too_large, request_error_sentence(ec, context_.options), false);
+    } else if (is_quiet_end(ec)) {
+      close_now();
+    } else {
+      send_page(status::bad_request, request_error_sentence(ec, context_.options), false);
+    }
+    return;
+  }
+  const auto produced = body_buffer_bytes - request_parser_->get().body().size;
+  if (produced == 0 && !request_parser_->is_done()) {
+    read_request_body();
+    return;
+  }
+  auto& out = upstream_request_->body();
+  out.data = produced > 0 ? body_buffer_.get() : nullptr;
+  out.size = produced;
+  out.more = !request_parser_->is_done();
+  write_upstream_request();
+}
+
+void ClientSession::read_response_head() {
+  response_parser_.emplace();
+  response_parser_->header_limit(static_cast<std::uint32_t>(upstream_header_limit));
+  // The body is streamed, never held, so its size is no concern here. (Not
+  // boost::none: Boost 1.74 then refuses every body with a Content-Length.)
+  response_parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
+  if (request_is_head()) response_parser_->skip(true);
+  watch(Waiting::upstream, context_.options.first_byte_timeout);
+  http::async_read_header(
+      upstream_->socket, upstream_->buffer, *response_parser_,
+      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_response_head(ec); });
+}
+
+void ClientSession::on_response_head(beast::error_code ec) {
+  const auto& app = route_.application_id;
+  if (ec) {
+    if (timed_out_) {
+      upstream_failed(status::gateway_timeout, "TensorBoard of " + app + " sent no answer within " +
+                                                   seconds_text(context_.options.first_byte_timeout) + ".");
+      return;
+    }
+    if (!response_parser_->got_some() && may_retry()) {
+      upstream_.reset();
+      open_upstream();
+      return;
+    }
+    upstream_failed(status::bad_gateway,
+                    "TensorBoard of " + app + " closed the connection without an answer (" + ec.message() + ").");
+    return;
+  }
+  const auto code = response_parser_->get().result_int();
+  if (code == 101) {
+    upstream_failed(status::bad_gateway, "TensorBoard of " + app + " switched protocols, which this proxy refuses.");
+    return;
+  }
+  if (code >= 100 && code < 200) {
+    // Interim answers are the proxy's own business with TensorBoard.
+    read_response_head();
+    return;
+  }
+  start_response();
+}
+
+void ClientSession::start_response() {
+  const auto& upstream_head = response_parser_->get();
+  client_response_.emplace(client_response_head(upstream_head, route_.application_id, upstream_->authority));
+  auto& response = *client_response_;
+  response.version(request_parser_->get().version());
+  const auto code = upstream_head.result_int();
+  if (request_is_head() || code == 204 || code == 304) {
+    if (const auto length = upstream_head[http::field::content_length]; !length.empty() && code != 204) {
+      response.set(http::field::content_length, length);
+    }
+  } else if (const auto length = response_parser_->content_length()) {
+    response.content_length(*length);
+  } else if (response.version() >= 11) {
+    // Chunked upstream, or one that ends its body by closing.
+    response.chunked(true);
+  } else {
+    // An HTTP/1.0 client learns the end of the body from the closed connection.
+    client_keep_alive_ = false;
+  }
+  response.keep_alive(client_keep_alive_);
+  auto& out = response.body();
+  out.data = nullptr;
+  out.size = 0;
+  out.more = !response_parser_->is_done();
+  response_serializer_.emplace(response);
+  if (response_parser_->is_done()) {
+    write_client_response();
+  } else {
+    read_response_body();
+  }
+}
+
+void ClientSession::read_response_body() {
+  auto& in = response_parser_->get().body();
+  in.data = body_buffer_.get();
+  in.size = body_buffer_bytes;
+  if (upstream_->buffer.size() > 0) {
+    // What came with the head, or after the last piece, needs no read.
+    beast::error_code ec;
+    const auto used = response_parser_->put(upstream_->buffer.data(), ec);
+    upstream_->buffer.consume(used);
+    if (ec == http::error::need_buffer || ec == http::error::need_more) ec = {};
+    if (ec || in.size < body_buffer_bytes || response_parser_->is_done()) {
+      on_response_body(ec);
+      return;
+    }
+    if (used > 0) {
+      read_response_body();
+      return;
+    }
+  }
+  watch(Waiting::upstream, context_.options.first_byte_timeout);
+  http::async_read_some(upstream_->socket, upstream_->buffer, *response_parser_,
+                        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_response_body(ec); });
+}
+
+void ClientSession::on_response_body(beast::error_code ec) {
+  if (ec == http::error::need_buffer) ec = {};
+  if (ec) {
+    upstream_failed(status::bad_gateway,
+                    "TensorBoard of " + route_.application_id + " broke off its answer (" + ec.message() + ").");
+    return;
+  }
+  const auto produced = body_buffer_bytes - response_parser_->get().body().size;
+  if (produced == 0 && !response_parser_->is_done()) {
+    read_response_body();
+    return;
+  }
+  auto& out = client_response_->body();
+  out.data = produced > 0 ? body_buffer_.get() : nullptr;
+  out.size = produced;
+  out.more = !response_parser_->is_done();
+  write_client_response();
+}
+
+void ClientSession::write_client_response() {
+  watch(Waiting::client, context_.options.idle_timeout);
+  if (beast::error_code ec; wrote_at_once(client_, *response_serializer_, ec)) {
+    on_client_response_written(ec);
+    return;
+  }
+  http::async_write(client_, *response_serializer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    self->on_client_response_written(ec);
+  });
+}
+
+void ClientSession::on_client_response_written(beast::error_code ec) {
+  if (ec == http::error::need_buffer) ec = {};
+  response_started_ = true;
+  if (ec) {
+    // The client left; the rest of the answer would corrupt the upstream connection.
+    upstream_.reset();
+    close_now();
+    return;
+  }
+  if (response_serializer_->is_done()) {
+    finish_exchange();
+  } else {
+    read_response_body();
+  }
+}
+
+void ClientSession::finish_exchange() {
+  if (upstream_ && response_parser_->is_done() && response_parser_->keep_alive() && upstream_->buffer.size() == 0) {
+    pool_.give_back(std::move(upstream_));
+  }
+  upstream_.reset();
+  if (!client_keep_alive_) {
+    linger_then_close();
+    return;
+  }
+  read_request_head();
+}
+
+bool ClientSession::may_retry() const {
+  // A connection taken from the pool may have been closed by TensorBoard
+  // just as it was taken; a request without a body can go again on a new one.
+  return upstream_ && upstream_->reused && !request_has_body_ && !response_started_ && attempts_ < most_attempts;
+}
+
+void ClientSession::upstream_failed(status code, std::string sentence, bool retries) {
+  upstream_.reset();
+  if (response_started_) {
+    close_now();
+    return;
+  }
+  send_page(code, std::move(sentence), client_keep_alive_ && request_parser_->is_done(), retries);
+}
+
+void ClientSession::send_answer(const Answer& answer, bool keep_alive) {
+  page_.emplace(answer.status, request_parser_ ? request_parser_->get().version() : 11);
+  if (!answer.location.empty()) page_->set(http::field::location, answer.location);
+  if (!answer.set_cookie.empty()) page_->set(http::field::set_cookie, answer.set_cookie);
+  if (!answer.allow.empty()) page_->set(http::field::allow, answer.allow);
+  page_->body() = error_page(answer.status, answer.sentence);
+  write_page(keep_alive);
+}
+
+void ClientSession::send_page(status code, std::string sentence, bool keep_alive, bool retries) {
+  page_.emplace(code, request_parser_ && request_parser_->get().version() == 10 ? 10 : 11);
+  if (retries) {
+    page_->set("Refresh", std::to_string(retry_seconds));
+    if (sentence.ends_with('.')) sentence.pop_back();
+    sentence += "; this page retries every " + std::to_string(retry_seconds) + " s.";
+  }
+  page_->body() = error_page(code, sentence);
+  write_page(keep_alive);
+}
+
+void ClientSession::write_page(bool keep_alive) {
+  auto& page = *page_;
+  page.set(http::field::content_type, "text/html; charset=utf-8");
+  page.set(http::field::cache_control, "no-store");
+  page.keep_alive(keep_alive);
+  page.prepare_payload();
+  if (request_is_head()) page.body().clear();
+  watch(Waiting::client, context_.options.idle_timeout);
+  http::async_write(client_, page, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+    if (ec) {
+      self->close_now();
+    } else if (keep_alive) {
+      self->read_request_head();
+    } else {
+      self->linger_then_close();
+    }
+  });
+}
+
+void ClientSession::linger_then_close() {
+  beast::error_code ignored;
+  client_.shutdown(tcp::socket::shutdown_send, ignored);
+  watch(Waiting::client, linger_time);
+  drain_then_close();
+}
+
+void ClientSession::drain_then_close() {
+  client_.async_read_some(net::buffer(body_buffer_.get(), body_buffer_bytes),
+                          [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                            if (ec) {
+                              self->close_now();
+                            } else {
+                              self->drain_then_close();
+                            }
+                          });
+}
+
+void ClientSession::watch(Waiting on, std::chrono::milliseconds timeout) {
+  waiting_ = on;
+  timed_out_ = false;
+  deadline_ = std::chrono::steady_clock::now() + timeout;
+  if (deadline_ < timer_expiry_) arm_timer();
+}
+
+void ClientSession::arm_timer() {
+  timer_expiry_ = deadline_;
+  // Moving the expiry cancels the wait under way; its handler sees an old generation.
+  timer_.expires_at(deadline_);
+  timer_.async_wait(
+      [self = shared_from_this(), generation = ++timer_generation_](beast::error_code) { self->on_timer(generation); });
+}
+
+void ClientSession::on_timer(std::uint64_t generation) {
+  if (generation != timer_generation_ || closed_) return;
+  timer_expiry_ = std::chrono::steady_clock::time_point::max();
+  if (std::chrono::steady_clock::now() < deadline_) {
+    arm_timer();
+    return;
+  }
+  // The operation under way ends with operation_aborted; its handler reads timed_out_.
+  timed_out_ = true;
+  beast::error_code ignored;
+  if (waiting_ == Waiting::upstream && upstream_) {
+    upstream_->socket.close(ignored);
+  } else {
+    client_.cancel(ignored);
+  }
+}
+
+void ClientSession::close_now() {
+  beast::error_code ignored;
+  closed_ = true;
+  timer_.cancel();
+  client_.shutdown(tcp::socket::shutdown_both, ignored);
+  client_.close(ignored);
+}
+
+}  // namespace spindle::tbproxy

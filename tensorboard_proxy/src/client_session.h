@@ -1,0 +1,104 @@
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "io_types.h"
+#include "proxy_context.h"
+#include "upstream_pool.h"
+
+namespace spindle::tbproxy {
+
+// One client connection: reads its requests one after another and relays
+// each to the job's TensorBoard over a pooled connection, bodies passing
+// through one fixed buffer in both directions. Lives on one thread.
+class ClientSession : public std::enable_shared_from_this<ClientSession> {
+ public:
+  ClientSession(Socket socket, ProxyContext& context, UpstreamPool& pool);
+  void start();
+
+ private:
+  using error_code = boost::beast::error_code;
+  using status = boost::beast::http::status;
+
+  void read_request_head();
+  void on_request_head(error_code ec);
+  void on_resolved(const ResolutionPtr& resolution);
+  void open_upstream();
+  void on_upstream_connected(error_code ec);
+  void send_request_head();
+  void write_upstream_request();
+  void on_upstream_request_written(error_code ec);
+  void read_request_body();
+  void on_request_body(error_code ec);
+  void read_response_head();
+  void on_response_head(error_code ec);
+  void start_response();
+  void read_response_body();
+  void on_response_body(error_code ec);
+  void write_client_response();
+  void on_client_response_written(error_code ec);
+  void finish_exchange();
+
+  // The request failed at the upstream: a page while the client has seen
+  // nothing of the response, else the cut connection tells it.
+  void upstream_failed(status code, std::string sentence, bool retries = false);
+  bool may_retry() const;
+  void send_answer(const Answer& answer, bool keep_alive);
+  void send_page(status code, std::string sentence, bool keep_alive, bool retries = false);
+  void write_page(bool keep_alive);
+  // Stops sending and reads what the client still sends for a moment, so
+  // the kernel does not reset the connection under the last answer.
+  void linger_then_close();
+  void drain_then_close();
+  void close_now();
+  bool request_is_head() const;
+
+  // Timeouts cost one stored time per operation: the single timer is set
+  // again only when it fires early or must fire sooner, not for every read
+  // and write.
+  enum class Waiting { client, upstream };
+  void watch(Waiting on, std::chrono::milliseconds timeout);
+  void arm_timer();
+  void on_timer(std::uint64_t generation);
+
+  Socket client_;
+  Timer timer_;
+  std::chrono::steady_clock::time_point deadline_;
+  std::chrono::steady_clock::time_point timer_expiry_ = std::chrono::steady_clock::time_point::max();
+  std::uint64_t timer_generation_ = 0;
+  Waiting waiting_ = Waiting::client;
+  bool timed_out_ = false;
+  bool closed_ = false;
+  boost::beast::flat_buffer client_buffer_;
+  ProxyContext& context_;
+  UpstreamPool& pool_;
+  std::string client_address_;
+  std::unique_ptr<char[]> body_buffer_;
+
+  // The exchange under way.
+  std::optional<boost::beast::http::request_parser<boost::beast::http::buffer_body>> request_parser_;
+  ProxyRoute route_;
+  ResolutionPtr resolution_;
+  std::unique_ptr<UpstreamConnection> upstream_;
+  std::optional<boost::beast::http::request<boost::beast::http::buffer_body>> upstream_request_;
+  std::optional<boost::beast::http::request_serializer<boost::beast::http::buffer_body>> request_serializer_;
+  std::optional<boost::beast::http::response_parser<boost::beast::http::buffer_body>> response_parser_;
+  std::optional<boost::beast::http::response<boost::beast::http::buffer_body>> client_response_;
+  std::optional<boost::beast::http::response_serializer<boost::beast::http::buffer_body>> response_serializer_;
+  std::optional<boost::beast::http::response<boost::beast::http::string_body>> page_;
+  bool client_keep_alive_ = false;
+  bool request_has_body_ = false;
+  bool continue_sent_ = false;
+  bool response_started_ = false;
+  int attempts_ = 0;
+};
+
+}  // namespace spindle::tbproxy

@@ -1,0 +1,303 @@
+// The job designer: core's sentences beside the fields while typing, the
+// cluster's limits, YAML that round-trips with the CLI, and the
+// environment preview against `spindle render-env`.
+#include <QComboBox>
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "designer/applicationpage.h"
+#include "designer/environmentpreview.h"
+#include "designer/jobdesignerwidget.h"
+#include "designer/keyvaluetable.h"
+#include "designer/tasktypepage.h"
+#include "gui_test_main.h"
+#include "spindle/core/quantities.h"
+#include "spindle/core/spec_parser.h"
+
+using namespace spindle;
+using namespace spindle::gui;
+
+namespace {
+
+QString examplesDir() {
+  return QStringLiteral(SPINDLE_SOURCE_DIR "/resources/examples");
+}
+
+QStringList exampleSpecs() {
+  QStringList specs;
+  QDir examples(examplesDir());
+  for (const QString& directory : examples.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    QDir sub(examples.filePath(directory));
+    for (const QString& file : sub.entryList({QStringLiteral("*.yaml")}, QDir::Files)) specs << sub.filePath(file);
+  }
+  return specs;
+}
+
+// `spindle ARGS...`: its standard output, or a failed QVERIFY.
+QByteArray runCli(const QStringList& arguments, int expectedExit = 0) {
+  QProcess cli;
+  cli.start(QStringLiteral(SPINDLE_CLI_PATH), arguments);
+  if (!cli.waitForFinished(60000)) return "timeout";
+  if (cli.exitCode() != expectedExit) {
+    qWarning() << "spindle" << arguments << "exited" << cli.exitCode() << cli.readAllStandardError();
+  }
+  return cli.readAllStandardOutput();
+}
+
+QJsonObject validatedJson(const QString& spec) {
+  const auto document = QJsonDocument::fromJson(runCli({QStringLiteral("validate"), QStringLiteral("--json"), spec}));
+  return document.object();
+}
+
+ClusterInfo localLikeCluster() {
+  ClusterInfo info;
+  info.known = true;
+  info.resourceManager = QStringLiteral("localhost:8032");
+  info.queues = QStringList{QStringLiteral("default"), QStringLiteral("ml-gpu")};
+  info.queueLabels.insert(QStringLiteral("default"), QStringList());
+  info.queueLabels.insert(QStringLiteral("ml-gpu"), QStringList{QStringLiteral("gpu")});
+  info.nodeLabels = QStringList{QStringLiteral("gpu")};
+  info.maxMemoryMib = 4096;
+  info.maxVcores = 4;
+  info.maxGpus = 2;
+  return info;
+}
+
+// Replaces a line edit's text the way a user does: select all, type.
+void typeInto(QWidget* field, const QString& text) {
+  auto* edit = qobject_cast<QLineEdit*>(field);
+  if (!edit) {
+    if (auto* combo = qobject_cast<QComboBox*>(field)) edit = combo->lineEdit();
+  }
+  QVERIFY2(edit, "the field is not a text field");
+  edit->setFocus();
+  edit->selectAll();
+  QTest::keyClick(edit, Qt::Key_Backspace);
+  QTest::keyClicks(edit, text);
+}
+
+}  // namespace
+
+class DesignerTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    designer_ = new JobDesignerWidget;
+    designer_->resize(1200, 800);
+    designer_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(designer_));
+  }
+  void cleanup() { delete designer_; }
+
+  void newSpecIsValidAndUnmodified() {
+    designer_->validateNow();
+    QVERIFY2(designer_->check().valid(), qPrintable(designer_->messageFor(QStringLiteral("tasks.worker"))));
+    QVERIFY(!designer_->isModified());
+    QCOMPARE(designer_->taskTypes(), QStringList{QStringLiteral("worker")});
+    QVERIFY(designer_->yamlPreview().contains(QStringLiteral("worker:")));
+  }
+
+  void badMemoryShowsCoresSentenceBesideTheField() {
+    QWidget* memory = designer_->fieldWidget(QStringLiteral("tasks.worker.memory"));
+    QVERIFY(memory);
+    designer_->showPage(QStringLiteral("worker"));
+    typeInto(memory, QStringLiteral("2 GB"));
+    const QString expected = QString::fromStdString(parse_memory_mib("2 GB").error().message);
+    // Shown after the typing pause, without any other action.
+    QTRY_COMPARE(designer_->messageFor(QStringLiteral("tasks.worker.memory")), expected);
+    QVERIFY(designer_->isModified());
+    QVERIFY(!designer_->validSpec());
+    // The label under the field is what the user sees.
+    const auto labels = memory->parentWidget()->findChildren<QLabel*>(QStringLiteral("fieldMessage"));
+    QCOMPARE(labels.size(), 1);
+    QVERIFY(labels.front()->isVisible());
+    QCOMPARE(labels.front()->text(), expected);
+
+    typeInto(memory, QStringLiteral("2 GiB"));
+    QTRY_VERIFY(designer_->messageFor(QStringLiteral("tasks.worker.memory")).isEmpty());
+    QVERIFY(!labels.front()->isVisible());
+    QVERIFY(designer_->validSpec());
+    QCOMPARE(designer_->validSpec()->find_task("worker")->memory_mib, 2048u);
+  }
+
+  void everyMistakeGoesToItsField() {
+    designer_->addTaskType(QStringLiteral("chief"));
+    auto* instances = qobject_cast<QSpinBox*>(designer_->fieldWidget(QStringLiteral("tasks.chief.instances")));
+    QVERIFY(instances);
+    instances->setValue(2);
+    designer_->validateNow();
+    QVERIFY(
+        designer_->messageFor(QStringLiteral("tasks.chief.instances")).contains(QLatin1String("at most one chief")));
+    typeInto(designer_->fieldWidget(QStringLiteral("tasks.chief.command")), QString());
+    typeInto(designer_->fieldWidget(QStringLiteral("tasks.worker.node_label")), QStringLiteral("-bad"));
+    designer_->validateNow();
+    QVERIFY(designer_->messageFor(QStringLiteral("tasks.chief")).contains(QLatin1String("has no command")));
+    QVERIFY(designer_->messageFor(QStringLiteral("tasks.worker.node_label")).contains(QLatin1String("node label")));
+    QCOMPARE(designer_->check().diagnostics.size(), 3u);
+  }
+
+  void reservedVariableIsFlaggedOnTheEnvironmentTable() {
+    designer_->loadSpec(*load_job_spec(SPINDLE_SOURCE_DIR "/resources/examples/multi-worker/multi_worker.yaml"));
+    auto* env = qobject_cast<KeyValueTable*>(designer_->fieldWidget(QStringLiteral("env")));
+    QVERIFY(env);
+    // The table is the field; add a variable Spindle sets itself.
+    env->addRow(QStringLiteral("TF_CONFIG"), QStringLiteral("{}"));
+    designer_->validateNow();
+    const QString message = designer_->messageFor(QStringLiteral("env"));
+    QVERIFY2(message.startsWith(QLatin1String("TF_CONFIG: ")), qPrintable(message));
+  }
+
+  void invalidCustomTypeNameIsFlaggedOnItsPage() {
+    designer_->addTaskType(QStringLiteral("Data-Loader"));
+    typeInto(designer_->fieldWidget(QStringLiteral("tasks.Data-Loader.command")), QStringLiteral("python load.py"));
+    designer_->validateNow();
+    QVERIFY(
+        designer_->messageFor(QStringLiteral("tasks.Data-Loader")).contains(QLatin1String("not a valid task type")));
+    designer_->removeTaskType(QStringLiteral("Data-Loader"));
+    designer_->addTaskType(QStringLiteral("loader"));
+    typeInto(designer_->fieldWidget(QStringLiteral("tasks.loader.command")), QStringLiteral("python load.py"));
+    designer_->validateNow();
+    QVERIFY(designer_->check().valid());
+    QCOMPARE(designer_->taskTypes(), (QStringList{QStringLiteral("worker"), QStringLiteral("loader")}));
+  }
+
+  void unknownQueueIsFlaggedOnlyWhenTheClusterIsKnown() {
+    QWidget* queue = designer_->fieldWidget(QStringLiteral("queue"));
+    typeInto(queue, QStringLiteral("research"));
+    designer_->validateNow();
+    QVERIFY(designer_->messageFor(QStringLiteral("queue")).isEmpty());
+    QVERIFY(designer_->validSpec());
+
+    designer_->setClusterInfo(localLikeCluster());
+    const QString message = designer_->messageFor(QStringLiteral("queue"));
+    QVERIFY2(message.contains(QLatin1String("\"research\"")) && message.contains(QLatin1String("default, ml-gpu")),
+             qPrintable(message));
+    QVERIFY(!designer_->validSpec());
+    // The queue list offers the cluster's queues.
+    auto* combo = qobject_cast<QComboBox*>(queue);
+    QCOMPARE(combo->count(), 2);
+    typeInto(queue, QStringLiteral("ml-gpu"));
+    QTRY_VERIFY(designer_->messageFor(QStringLiteral("queue")).isEmpty());
+  }
+
+  void clusterLimitsBoundTheFields() {
+    designer_->setClusterInfo(localLikeCluster());
+    typeInto(designer_->fieldWidget(QStringLiteral("tasks.worker.memory")), QStringLiteral("8g"));
+    designer_->validateNow();
+    QVERIFY(designer_->messageFor(QStringLiteral("tasks.worker.memory")).contains(QLatin1String("4 GiB")));
+    auto* vcores = qobject_cast<QSpinBox*>(designer_->fieldWidget(QStringLiteral("tasks.worker.vcores")));
+    QCOMPARE(vcores->maximum(), 4);
+    auto* gpus = qobject_cast<QSpinBox*>(designer_->fieldWidget(QStringLiteral("tasks.worker.gpus")));
+    QCOMPARE(gpus->maximum(), 2);
+    // A label the queue cannot reach, then one no node has.
+    typeInto(designer_->fieldWidget(QStringLiteral("tasks.worker.node_label")), QStringLiteral("gpu"));
+    designer_->validateNow();
+    QVERIFY(designer_->messageFor(QStringLiteral("tasks.worker.node_label")).contains(QLatin1String("ml-gpu")));
+    typeInto(designer_->fieldWidget(QStringLiteral("tasks.worker.node_label")), QStringLiteral("fpga"));
+    designer_->validateNow();
+    QVERIFY(
+        designer_->messageFor(QStringLiteral("tasks.worker.node_label")).contains(QLatin1String("labels in use: gpu")));
+  }
+
+  void loadedValuesAboveTheClusterLimitAreKept() {
+    JobSpec spec = *load_job_spec(SPINDLE_SOURCE_DIR "/resources/examples/multi-worker/multi_worker.yaml");
+    spec.tasks.front().vcores = 8;
+    designer_->setClusterInfo(localLikeCluster());
+    designer_->loadSpec(spec);
+    QVERIFY(designer_->check().spec);
+    QCOMPARE(designer_->check().spec->tasks.front().vcores, 8);
+    QVERIFY(!designer_->messageFor(QStringLiteral("tasks.worker.vcores")).isEmpty());
+  }
+
+  void roundTrip_data() {
+    QTest::addColumn<QString>("spec");
+    for (const QString& spec : exampleSpecs()) QTest::newRow(qPrintable(QFileInfo(spec).fileName())) << spec;
+  }
+
+  void roundTrip() {
+    QFETCH(QString, spec);
+    auto original = load_job_spec(spec.toStdString());
+    QVERIFY2(original, original ? "" : format_diagnostics(original.error()).c_str());
+    QString error;
+    QVERIFY2(designer_->openFile(spec, &error), qPrintable(error));
+    QVERIFY(!designer_->isModified());
+    QVERIFY2(designer_->check().valid(),
+             qPrintable(QString::fromStdString(designer_->check().diagnostics.empty()
+                                                   ? std::string()
+                                                   : designer_->check().diagnostics.front().to_string())));
+    QVERIFY(*designer_->check().spec == *original);
+
+    QTemporaryDir directory;
+    const QString saved = directory.filePath(QFileInfo(spec).fileName());
+    QVERIFY2(designer_->saveTo(saved, &error), qPrintable(error));
+    QVERIFY(!designer_->isModified());
+    auto reread = load_job_spec(saved.toStdString());
+    QVERIFY2(reread, reread ? "" : format_diagnostics(reread.error()).c_str());
+    QVERIFY(*reread == *original);
+    // As the CLI normalizes both: the same spec.
+    const QJsonObject before = validatedJson(spec);
+    const QJsonObject after = validatedJson(saved);
+    QVERIFY(before.value(QStringLiteral("valid")).toBool());
+    QCOMPARE(after, before);
+    // Opening what was saved gives the same fields again.
+    QVERIFY(designer_->openFile(saved, &error));
+    QVERIFY(*designer_->check().spec == *original);
+  }
+
+  void aSpecWithProblemsIsSavedAsTyped() {
+    typeInto(designer_->fieldWidget(QStringLiteral("tasks.worker.memory")), QStringLiteral("2 GB"));
+    QTemporaryDir directory;
+    const QString saved = directory.filePath(QStringLiteral("broken.yaml"));
+    QString error;
+    QVERIFY2(designer_->saveTo(saved, &error), qPrintable(error));
+    auto reread = load_job_spec(saved.toStdString());
+    QVERIFY(!reread);
+    QCOMPARE(reread.error().size(), 1u);
+    QCOMPARE(QString::fromStdString(reread.error().front().field), QStringLiteral("tasks.worker.memory"));
+    QCOMPARE(QString::fromStdString(reread.error().front().message),
+             QString::fromStdString(parse_memory_mib("2 GB").error().message));
+  }
+
+  void environmentPreviewMatchesRenderEnv() {
+    const QString spec = examplesDir() + QStringLiteral("/parameter-server/parameter_server.yaml");
+    QString error;
+    QVERIFY2(designer_->openFile(spec, &error), qPrintable(error));
+    EnvironmentPreview* preview = designer_->environmentPreview();
+    QVERIFY(preview->problem().isEmpty());
+    QCOMPARE(preview->hosts(), EnvironmentPreview::placeholderHosts(*designer_->check().spec));
+    const QStringList tasks = {QStringLiteral("chief:0"), QStringLiteral("worker:1"), QStringLiteral("ps:0"),
+                               QStringLiteral("evaluator:0"), QStringLiteral("tensorboard:0")};
+    for (const QString& task : tasks) {
+      preview->setTask(task);
+      QCOMPARE(preview->task(), task);
+      const QJsonObject rendered =
+          QJsonDocument::fromJson(runCli({QStringLiteral("render-env"), spec, QStringLiteral("--hosts"),
+                                          preview->hosts(), QStringLiteral("--task"), task, QStringLiteral("--app-id"),
+                                          preview->applicationId(), QStringLiteral("--json")}))
+              .object();
+      QVERIFY(!rendered.isEmpty());
+      QCOMPARE(static_cast<int>(preview->environment().size()), rendered.size());
+      for (const auto& [name, value] : preview->environment()) {
+        QCOMPARE(QString::fromStdString(value), rendered.value(QString::fromStdString(name)).toString());
+      }
+    }
+    // Real addresses typed by the user are kept, and a wrong one is core's sentence.
+    preview->setHosts(QStringLiteral("chief:0=h1:1"));
+    QVERIFY(!preview->problem().isEmpty());
+    QVERIFY(preview->environment().empty());
+  }
+
+ private:
+  JobDesignerWidget* designer_ = nullptr;
+};
+
+SPINDLE_GUI_TEST_MAIN(DesignerTest)
+#include "designer_test.moc"

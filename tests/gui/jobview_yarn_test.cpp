@@ -1,0 +1,196 @@
+// A real job on the local YARN (the wine-quality example: chief,
+// evaluator, TensorBoard; real TensorFlow) opened in the job view: the
+// container table shows each task's transitions up to SUCCEEDED, the log
+// viewer follows the chief, and the charts show the job's loss from its
+// event files and its containers' memory.
+#include <QAction>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "gui_test_main.h"
+#include "jobview/containertablemodel.h"
+#include "jobview/jobview.h"
+#include "jobview/logviewer.h"
+#include "jobview/scalarchartview.h"
+#include "jobview/scalarfeed.h"
+#include "jobview/usagechartview.h"
+#include "spindle/core/spec_parser.h"
+#include "spindle/core/tfevents.h"
+#include "submit/submitcontroller.h"
+
+using namespace spindle;
+using namespace spindle::gui;
+
+class JobViewYarnTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY2(!qEnvironmentVariableIsEmpty("HADOOP_CONF_DIR"), "needs the local YARN's HADOOP_CONF_DIR");
+    setup_ = HadoopSetup{qEnvironmentVariable("HADOOP_CONF_DIR")};
+    QVERIFY(directory_.isValid());
+    QFile::setPermissions(directory_.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                 QFileDevice::ReadGroup | QFileDevice::ExeGroup |
+                                                 QFileDevice::ReadOther | QFileDevice::ExeOther);
+  }
+
+  void realJobInTheJobView() {
+    auto spec = load_job_spec(SPINDLE_SOURCE_DIR "/resources/examples/wine-quality/wine_quality.yaml");
+    QVERIFY2(spec, spec ? "" : format_diagnostics(spec.error()).c_str());
+    const QString output = directory_.filePath(QStringLiteral("output"));
+    spec->output = output.toStdString();
+    spec->name = "gui-jobview-test";
+
+    SubmitController controller;
+    QSignalSpy submitted(&controller, &SubmitController::submitted);
+    QSignalSpy failed(&controller, &SubmitController::failed);
+    QSignalSpy idle(&controller, &SubmitController::idle);
+    QVERIFY(controller.submit(*spec, setup_, false));
+    QVERIFY(idle.wait(300000));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().front().toString()));
+    QCOMPARE(submitted.count(), 1);
+    const QString id = submitted.front().front().toString();
+
+    JobViewOptions options;
+    options.setup = setup_;
+    options.pollIntervalMs = 500;
+    options.scalarIntervalMs = 2000;
+    JobView view(id, options);
+    view.resize(1280, 800);
+    view.show();
+
+    // Every phase each task's row shows, in order, without repeats.
+    QMap<QString, QStringList> seen;
+    auto record = [&] {
+      for (int row = 0; row < view.model()->rowCount(); ++row) {
+        const QModelIndex state = view.model()->index(row, ContainerTableModel::StateColumn);
+        const QString task = state.data(ContainerTableModel::TaskRole).toString();
+        const QString phase = state.data(ContainerTableModel::PhaseRole).toString();
+        auto& phases = seen[task];
+        if (phases.isEmpty() || phases.back() != phase) phases << phase;
+        // The colour of each state is the one its phase has.
+        if (state.data(Qt::BackgroundRole).value<QColor>() != phaseColors(phase, false).background) {
+          qWarning() << "wrong colour for" << task << phase;
+          seen[QStringLiteral("colour")] << phase;
+        }
+      }
+    };
+    connect(view.model(), &QAbstractItemModel::dataChanged, this, record);
+    connect(view.model(), &QAbstractItemModel::rowsInserted, this, record);
+    QStringList states;
+    connect(&view, &JobView::stateChanged, this, [&states](const QString& state) { states << state; });
+
+    // Follow the chief's stderr while it runs.
+    bool following = false;
+    auto printSeen = qScopeGuard([&] {
+      if (QTest::currentTestFailed()) {
+        for (auto it = seen.constBegin(); it != seen.constEnd(); ++it)
+          qWarning().noquote() << it.key() << it.value().join(QStringLiteral(" -> "));
+        qWarning().noquote() << "job states:" << states.join(QStringLiteral(" -> "));
+      }
+    });
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          if (!following && view.model()->rowOfTask(QStringLiteral("chief:0")) >= 0) {
+            const int row = view.model()->rowOfTask(QStringLiteral("chief:0"));
+            if (!view.model()->index(row, 0).data(ContainerTableModel::ContainerRole).toString().isEmpty()) {
+              view.showLogsOf(QStringLiteral("chief:0"));
+              view.logViewer()->selectFile(QStringLiteral("stderr"));
+              view.logViewer()->setFollow(true);
+              following = true;
+            }
+          }
+          return view.state() == QLatin1String("succeeded") || view.state() == QLatin1String("failed") ||
+                 view.state() == QLatin1String("killed");
+        },
+        480000));
+    QCOMPARE(view.state(), QStringLiteral("succeeded"));
+    record();
+    QVERIFY(!seen.contains(QStringLiteral("colour")));
+
+    // The chief was seen starting (launching, registered or running) and then succeeding.
+    const QStringList chief = seen.value(QStringLiteral("chief:0"));
+    qInfo().noquote() << "chief:0" << chief.join(QStringLiteral(" -> "));
+    qInfo().noquote() << "evaluator:0" << seen.value(QStringLiteral("evaluator:0")).join(QStringLiteral(" -> "));
+    qInfo().noquote() << "tensorboard:0" << seen.value(QStringLiteral("tensorboard:0")).join(QStringLiteral(" -> "));
+    QVERIFY2(chief.size() >= 2, qPrintable(chief.join(QLatin1Char(' '))));
+    QCOMPARE(chief.back(), QStringLiteral("succeeded"));
+    const int started = std::max({static_cast<int>(chief.indexOf(QStringLiteral("launching"))),
+                                  static_cast<int>(chief.indexOf(QStringLiteral("registered"))),
+                                  static_cast<int>(chief.indexOf(QStringLiteral("running")))});
+    QVERIFY2(started >= 0 && started < chief.size() - 1, qPrintable(chief.join(QLatin1Char(' '))));
+    // Phases only move forward for a task that was not restarted.
+    const QStringList order = {QStringLiteral("requested"), QStringLiteral("launching"), QStringLiteral("registered"),
+                               QStringLiteral("running"), QStringLiteral("succeeded")};
+    for (int i = 1; i < chief.size(); ++i) QVERIFY(order.indexOf(chief[i - 1]) < order.indexOf(chief[i]));
+    QVERIFY(states.contains(QStringLiteral("running")));
+    QCOMPARE(states.back(), QStringLiteral("succeeded"));
+    // Every task of the spec has its row; exit code 0 for the chief.
+    QCOMPARE(view.model()->rowCount(), 3);
+    const int chiefRow = view.model()->rowOfTask(QStringLiteral("chief:0"));
+    QCOMPARE(view.model()->index(chiefRow, ContainerTableModel::ExitCodeColumn).data().toString(), QStringLiteral("0"));
+    QVERIFY(!view.model()->index(chiefRow, ContainerTableModel::HostColumn).data().toString().isEmpty());
+    QVERIFY(!view.killAction()->isEnabled());
+
+    // The log viewer followed the chief's stderr from its NodeManager.
+    QVERIFY(following);
+    QVERIFY2(!view.logViewer()->text().isEmpty(), "nothing was read of the chief's stderr");
+    QCOMPARE(view.logViewer()->currentTask(), QStringLiteral("chief:0"));
+
+    // The charts: the job's loss, as its event files hold it.
+    QVERIFY(
+        QTest::qWaitFor([&] { return !view.scalarFeed()->isBusy() && !view.scalarChart()->tags().isEmpty(); }, 60000));
+    LocalLogFileSystem files;
+    LogDirectoryReader reader(files, output.toStdString());
+    auto update = reader.poll();
+    QVERIFY(update);
+    std::map<std::pair<QString, QString>, QVector<QPointF>> expected;
+    for (const auto& run : update->runs) {
+      for (const auto& point : run.points) {
+        expected[{QString::fromStdString(point.tag), QString::fromStdString(run.run)}].append(
+            QPointF(static_cast<double>(point.step), point.value));
+      }
+    }
+    QVERIFY(!expected.empty());
+    // The last poll after the end may still be on its way.
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          for (const auto& [key, points] : expected) {
+            if (view.scalarChart()->points(key.first, key.second) != points) return false;
+          }
+          return true;
+        },
+        30000));
+    QString lossTag;
+    for (const QString& tag : view.scalarChart()->tags()) {
+      if (tag.contains(QLatin1String("loss"))) lossTag = tag;
+    }
+    QVERIFY2(!lossTag.isEmpty(), qPrintable(view.scalarChart()->tags().join(QLatin1Char(' '))));
+    view.tabs()->setCurrentIndex(JobView::MetricsPage);
+    view.scalarChart()->setCurrentTag(lossTag);
+    int lossPoints = 0;
+    for (const QString& run : view.scalarChart()->seriesNames(lossTag)) {
+      QVERIFY(view.scalarChart()->displayedSeries(run));
+      lossPoints += view.scalarChart()->points(lossTag, run).size();
+    }
+    QVERIFY(lossPoints > 1);
+    qInfo().noquote() << "tags:" << view.scalarChart()->tags().join(QStringLiteral(", ")) << "|" << lossPoints
+                      << "points of" << lossTag;
+    // Memory of the containers while they ran.
+    view.usageChart()->flush();
+    const QStringList withMemory = view.usageChart()->seriesNames(UsageChartView::memoryKey);
+    QVERIFY2(withMemory.contains(QStringLiteral("chief:0")), qPrintable(withMemory.join(QLatin1Char(' '))));
+    for (const QPointF& point : view.usageChart()->points(UsageChartView::memoryKey, QStringLiteral("chief:0"))) {
+      QVERIFY(point.y() > 1.0);  // MiB
+    }
+  }
+
+ private:
+  HadoopSetup setup_;
+  QTemporaryDir directory_;
+};
+
+SPINDLE_GUI_TEST_MAIN(JobViewYarnTest)
+#include "jobview_yarn_test.moc"

@@ -1,0 +1,131 @@
+// Renders each main view with QWidget::grab() into <build>/screenshots/,
+// light and dark, so CI keeps a picture of what users see.
+#include <QApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QImage>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "designer/jobdesignerwidget.h"
+#include "gui_test_main.h"
+#include "jobs/jobswidget.h"
+#include "mainwindow.h"
+#include "spindle/client/history_store.h"
+#include "theme.h"
+
+using namespace spindle;
+using namespace spindle::gui;
+
+namespace {
+
+void fillHistory(const QString& path) {
+  auto store = client::HistoryStore::open(path.toStdString());
+  QVERIFY(store);
+  const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+  struct Row {
+    const char* id;
+    const char* name;
+    const char* queue;
+    const char* state;
+    std::int64_t age;
+    std::int64_t length;
+  };
+  const Row rows[] = {
+      {"application_1795288567147_0031", "wine-parameter-server", "default", "running", 300000, 0},
+      {"application_1795288567147_0030", "wine-multi-worker", "default", "succeeded", 3600000, 412000},
+      {"application_1795288567147_0029", "resnet-sweep-lr-0.01", "ml-gpu", "failed", 7200000, 1260000},
+      {"application_1795288567147_0028", "wine-quality", "default", "succeeded", 9000000, 201000},
+      {"application_1795288567147_0027", "bert-finetune", "ml-gpu", "killed", 86400000, 5400000},
+      {"application_1795288567147_0032", "nightly-eval", "default", "accepted", 20000, 0},
+  };
+  for (const auto& row : rows) {
+    client::JobHistoryEntry entry;
+    entry.application_id = row.id;
+    entry.name = row.name;
+    entry.user = "alice";
+    entry.queue = row.queue;
+    entry.submitted_ms = now - row.age;
+    QVERIFY(store->record_job(entry));
+    if (std::string(row.state) == "accepted") continue;
+    QVERIFY(store->record_state(row.id, row.state, std::string(row.state) == "failed" ? "worker:1 exited with 1" : "",
+                                now - row.age + 4000, row.length ? now - row.age + 4000 + row.length : 0));
+  }
+}
+
+void save(QWidget* widget, const QString& name) {
+  QDir().mkpath(QStringLiteral(SPINDLE_SCREENSHOT_DIR));
+  QApplication::processEvents();
+  const QImage image = widget->grab().toImage();
+  QVERIFY(!image.isNull());
+  QVERIFY(image.width() >= 800 && image.height() >= 500);
+  // Not a blank picture: many colours in it.
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 7) {
+    for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+  }
+  QVERIFY2(colours.size() > 20, qPrintable(name));
+  const QString path = QDir(QStringLiteral(SPINDLE_SCREENSHOT_DIR)).filePath(name + QStringLiteral(".png"));
+  QVERIFY(image.save(path));
+  qInfo().noquote() << "saved" << path;
+}
+
+}  // namespace
+
+class ScreenshotsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(directory_.isValid());
+    history_ = directory_.filePath(QStringLiteral("history.sqlite"));
+    fillHistory(history_);
+  }
+
+  void views_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+  }
+
+  void views() {
+    QFETCH(bool, dark);
+    applyPalette(*qApp, dark);
+    const QString suffix = dark ? QStringLiteral("-dark") : QString();
+    MainWindow window(history_);
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    window.showJobs();
+    window.jobsWidget()->selectApplication(QStringLiteral("application_1795288567147_0031"));
+    save(&window, QStringLiteral("jobs") + suffix);
+
+    QString error;
+    QVERIFY2(
+        window.designer()->openFile(
+            QStringLiteral(SPINDLE_SOURCE_DIR "/resources/examples/parameter-server/parameter_server.yaml"), &error),
+        qPrintable(error));
+    window.showDesigner();
+    window.designer()->showPage(QStringLiteral("worker"));
+    save(&window, QStringLiteral("designer") + suffix);
+
+    // The same page with a mistake being typed.
+    auto* memory = window.designer()->fieldWidget(QStringLiteral("tasks.worker.memory"));
+    QMetaObject::invokeMethod(memory, "setText", Q_ARG(QString, QStringLiteral("2 GB")));
+    window.designer()->validateNow();
+    save(&window, QStringLiteral("designer-problem") + suffix);
+
+    window.openJob(QStringLiteral("application_1795288567147_0029"));
+    save(&window, QStringLiteral("job-summary") + suffix);
+    applyPalette(*qApp, false);
+  }
+
+ private:
+  QTemporaryDir directory_;
+  QString history_;
+};
+
+SPINDLE_GUI_TEST_MAIN(ScreenshotsTest)
+#include "screenshots_test.moc"

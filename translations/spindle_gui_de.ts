@@ -1,0 +1,1911 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>ClusterChecks</name>
+    <message>
+        <location filename="../app/src/designer/clusterchecks.cpp" line="+29"/>
+        <source>&quot;%1&quot; is not a queue of this cluster; use one of %2</source>
+        <translation>„%1“ ist keine Warteschlange dieses Clusters; verwenden Sie eine von %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>is %1, more than the largest container this cluster grants (%2); ask for at most that</source>
+        <translation>beträgt %1, mehr als der größte Container, den dieser Cluster vergibt (%2); fordern Sie höchstens so viel an</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>is %1, more than the largest container this cluster grants (%2 vcores); ask for at most that</source>
+        <translation>beträgt %1, mehr als der größte Container, den dieser Cluster vergibt (%2 vcores); fordern Sie höchstens so viel an</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>asks for %1 GPUs, but no node of this cluster has any</source>
+        <translation>fordert %1 GPUs an, aber kein Knoten dieses Clusters hat welche</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asks for %1 GPUs, but no node of this cluster has more than %2</source>
+        <translation>fordert %1 GPUs an, aber kein Knoten dieses Clusters hat mehr als %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&quot;%1&quot; is a label no node of this cluster has (it has no labelled nodes); fix the label or leave it out</source>
+        <translation>„%1“ ist ein Label, das kein Knoten dieses Clusters trägt (er hat keine Knoten mit Label); korrigieren Sie das Label oder lassen Sie es weg</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&quot;%1&quot; is a label no node of this cluster has (labels in use: %2); fix the label or leave it out</source>
+        <translation>„%1“ ist ein Label, das kein Knoten dieses Clusters trägt (verwendete Labels: %2); korrigieren Sie das Label oder lassen Sie es weg</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>queue &quot;%1&quot; cannot run containers on nodes labelled &quot;%2&quot;; submit to a queue that can (%3)</source>
+        <translation>die Warteschlange „%1“ kann keine Container auf Knoten mit dem Label „%2“ starten; reichen Sie bei einer Warteschlange ein, die das kann (%3)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <location filename="../app/src/convert.cpp" line="+17"/>
+        <location line="+2"/>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+24"/>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+2"/>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::ApplicationPage</name>
+    <message>
+        <location filename="../app/src/designer/applicationpage.cpp" line="+44"/>
+        <source>e.g. wine-quality (default: the file&apos;s name)</source>
+        <translation>z. B. wine-quality (Vorgabe: der Dateiname)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>YARN&apos;s application priority; higher runs first where the scheduler allows it</source>
+        <translation>Anwendungspriorität in YARN; höhere läuft zuerst, wo der Scheduler es erlaubt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Generic (any command)</source>
+        <translation>Allgemein (beliebiger Befehl)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>e.g. hdfs:///user/me/runs/wine</source>
+        <translation>z. B. hdfs:///user/me/runs/wine</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DTF_OUTPUT_PATH and SPINDLE_OUTPUT; TensorBoard&apos;s log directory</source>
+        <translation>DTF_OUTPUT_PATH und SPINDLE_OUTPUT; das Log-Verzeichnis von TensorBoard</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>optional; given to tasks as DTF_INPUT_PATH</source>
+        <translation>optional; erhalten die Tasks als DTF_INPUT_PATH</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>optional; shipped and named in DTF_TASK_SCRIPT</source>
+        <translation>optional; wird mitgeschickt und in DTF_TASK_SCRIPT genannt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose a local output directory</source>
+        <translation>Lokales Ausgabeverzeichnis wählen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose the script</source>
+        <translation>Skript wählen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>comma-separated, e.g. nightly, team-a</source>
+        <translation>durch Kommas getrennt, z. B. nightly, team-a</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How often YARN may start the application master</source>
+        <translation>Wie oft YARN den Application Master starten darf</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no limit; e.g. 90m or 2h</source>
+        <translation>keine Grenze; z. B. 90m oder 2h</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>optional; passed on as DTF_DOCKER_IMAGE</source>
+        <translation>optional; wird als DTF_DOCKER_IMAGE weitergegeben</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>256 MiB</source>
+        <translation>256 MiB</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Application</source>
+        <translation>Anwendung</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Queue:</source>
+        <translation>&amp;Warteschlange:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Priority:</source>
+        <translation>&amp;Priorität:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Framework:</source>
+        <translation>&amp;Framework:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Output directory:</source>
+        <translation>&amp;Ausgabeverzeichnis:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Input:</source>
+        <translation>&amp;Eingabe:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Script:</source>
+        <translation>&amp;Skript:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Shipped to every container</source>
+        <translation>An jeden Container verschickt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F&amp;iles:</source>
+        <translation>&amp;Dateien:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Archives:</source>
+        <translation>A&amp;rchive:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Environment:</source>
+        <translation>&amp;Umgebung:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Advanced</source>
+        <translation>Erweitert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Tags:</source>
+        <translation>&amp;Tags:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max a&amp;ttempts:</source>
+        <translation>Max. &amp;Versuche:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time&amp;out:</source>
+        <translation>&amp;Zeitlimit:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Docker image:</source>
+        <translation>Docker-&amp;Image:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Application master &amp;memory:</source>
+        <translation>Application Master: &amp;Speicher:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Application master &amp;vcores:</source>
+        <translation>Application Master: v&amp;cores:</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Output directory</source>
+        <translation>Ausgabeverzeichnis</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Script</source>
+        <translation>Skript</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+88"/>
+        <source>%n queue(s) on this cluster</source>
+        <translation>
+            <numerusform>%n Warteschlange auf diesem Cluster</numerusform>
+            <numerusform>%n Warteschlangen auf diesem Cluster</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at most %1</source>
+        <translation>höchstens %1</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::ContainerTableModel</name>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="59"/>
+        <source>requested</source>
+        <translation>angefordert</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="60"/>
+        <source>launching</source>
+        <translation>startet</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="61"/>
+        <source>registered</source>
+        <translation>registriert</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="62"/>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="63"/>
+        <source>succeeded</source>
+        <translation>erfolgreich</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="64"/>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="65"/>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="90"/>
+        <source>stdout · stderr</source>
+        <translation>stdout · stderr</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="146"/>
+        <source>%n restart(s) spent, %1 container(s) lost</source>
+        <translation>
+            <numerusform>%n Neustart verbraucht, %1 Container verloren</numerusform>
+            <numerusform>%n Neustarts verbraucht, %1 Container verloren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="164"/>
+        <source>Task</source>
+        <translation>Task</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="165"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="166"/>
+        <source>Host</source>
+        <translation>Rechner</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="167"/>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="168"/>
+        <source>Exit code</source>
+        <translation>Exit-Code</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="169"/>
+        <source>Restarts</source>
+        <translation>Neustarts</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="170"/>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::EnvironmentPreview</name>
+    <message>
+        <location filename="../app/src/designer/environmentpreview.cpp" line="+23"/>
+        <source>The task whose environment is shown</source>
+        <translation>Der Task, dessen Umgebung gezeigt wird</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every task&apos;s address as task=host:port, separated by commas; made-up ones until you enter real ones</source>
+        <translation>Die Adresse jedes Tasks als task=host:port, durch Kommas getrennt; erfundene, bis Sie echte eingeben</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Variable</source>
+        <translation>Variable</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Copy as shell exports</source>
+        <translation>Als Shell-Exporte &amp;kopieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy export NAME=&apos;value&apos; lines that a shell can source</source>
+        <translation>Zeilen export NAME=&apos;Wert&apos; kopieren, die eine Shell einlesen kann</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Task:</source>
+        <translation>&amp;Task:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Hosts:</source>
+        <translation>&amp;Hosts:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Application &amp;ID:</source>
+        <translation>Anwendungs-&amp;ID:</translation>
+    </message>
+    <message>
+        <location line="+83"/>
+        <source>The environment is shown once the spec has no problems.</source>
+        <translation>Die Umgebung wird gezeigt, sobald die Spezifikation keine Probleme mehr hat.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::FirstRunDialog</name>
+    <message>
+        <location filename="../app/src/settings/firstrundialog.cpp" line="+17"/>
+        <source>Welcome to Spindle</source>
+        <translation>Willkommen bei Spindle</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Spindle runs training jobs on a Hadoop YARN cluster. Which cluster should it use?
+
+To try it on this machine, start the local YARN: a real ResourceManager, two NodeManagers (one labelled gpu) and HDFS, in one process. Or choose the Hadoop configuration directory of your cluster.</source>
+        <translation>Spindle führt Trainingsjobs auf einem Hadoop-YARN-Cluster aus. Welchen Cluster soll es verwenden?
+
+Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter ResourceManager, zwei NodeManager (einer mit dem Label gpu) und HDFS in einem Prozess. Oder wählen Sie das Hadoop-Konfigurationsverzeichnis Ihres Clusters.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Start the &amp;local YARN</source>
+        <translation>&amp;Lokales YARN starten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Choose a configuration directory…</source>
+        <translation>Konfigurationsverzeichnis &amp;wählen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Not now</source>
+        <translation>&amp;Nicht jetzt</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Output of spindle local up</source>
+        <translation>Ausgabe von spindle local up</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>Starting the local YARN; the first start builds it and takes a few minutes…</source>
+        <translation>Das lokale YARN startet; der erste Start baut es und dauert einige Minuten…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Hadoop configuration directory</source>
+        <translation>Hadoop-Konfigurationsverzeichnis</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobDesignerWidget</name>
+    <message>
+        <location filename="../app/src/designer/jobdesignerwidget.cpp" line="+70"/>
+        <source>Pages of the job</source>
+        <translation>Seiten des Jobs</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Add task type</source>
+        <translation>Task-Typ &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Add chief, worker, ps, evaluator, tensorboard or a task type of your own</source>
+        <translation>chief, worker, ps, evaluator, tensorboard oder einen eigenen Task-Typ hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re&amp;move</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the selected task type from the job</source>
+        <translation>Den gewählten Task-Typ aus dem Job entfernen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Pages:</source>
+        <translation>&amp;Seiten:</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Application</source>
+        <translation>Anwendung</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Normalized YAML</source>
+        <translation>Normalisiertes YAML</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Problems</source>
+        <translation>Probleme</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;YAML</source>
+        <translation>&amp;YAML</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;nvironment</source>
+        <translation>&amp;Umgebung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+240"/>
+        <source>Pro&amp;blems</source>
+        <translation>Pro&amp;bleme</translation>
+    </message>
+    <message>
+        <location line="-167"/>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The job spec has changes that are not saved. Save them first?</source>
+        <translation>Die Jobspezifikation hat ungespeicherte Änderungen. Zuerst speichern?</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Open job spec</source>
+        <translation>Jobspezifikation öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Job specs (*.yaml *.yml *.json);;All files (*)</source>
+        <translation>Jobspezifikationen (*.yaml *.yml *.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot open the job spec</source>
+        <translation>Die Jobspezifikation kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 cannot be opened in the designer:</source>
+        <translation>%1 kann im Designer nicht geöffnet werden:</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Save a spec with problems?</source>
+        <translation>Spezifikation mit Problemen speichern?</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>The spec has %n problem(s). Save it as typed? spindle will refuse it until they are fixed.</source>
+        <translation>
+            <numerusform>Die Spezifikation hat %n Problem. So speichern, wie sie ist? spindle lehnt sie ab, bis es behoben ist.</numerusform>
+            <numerusform>Die Spezifikation hat %n Probleme. So speichern, wie sie ist? spindle lehnt sie ab, bis sie behoben sind.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot save the job spec</source>
+        <translation>Die Jobspezifikation kann nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Save job spec</source>
+        <translation>Jobspezifikation speichern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>YAML job specs (*.yaml *.yml)</source>
+        <translation>YAML-Jobspezifikationen (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <location line="+81"/>
+        <source>Valid. This is the spec as spindle reads it.</source>
+        <translation>Gültig. So liest spindle die Spezifikation.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Core accepts the spec, but the cluster would refuse it: %n problem(s).</source>
+        <translation>
+            <numerusform>Der Kern akzeptiert die Spezifikation, aber der Cluster würde sie ablehnen: %n Problem.</numerusform>
+            <numerusform>Der Kern akzeptiert die Spezifikation, aber der Cluster würde sie ablehnen: %n Probleme.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n problem(s); showing the last valid spec.</source>
+        <translation>
+            <numerusform>%n Problem; die letzte gültige Spezifikation wird gezeigt.</numerusform>
+            <numerusform>%n Probleme; die letzte gültige Spezifikation wird gezeigt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Pro&amp;blems (%1)</source>
+        <translation>Pro&amp;bleme (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%n problem(s) on this page</source>
+        <translation>
+            <numerusform>%n Problem auf dieser Seite</numerusform>
+            <numerusform>%n Probleme auf dieser Seite</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>Remove task type</source>
+        <translation>Task-Typ entfernen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Remove “%1” and its settings from the job?</source>
+        <translation>„%1“ und seine Einstellungen aus dem Job entfernen?</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&amp;Custom task type…</source>
+        <translation>&amp;Eigener Task-Typ…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Custom task type</source>
+        <translation>Eigener Task-Typ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name of the task type (lower-case letters, digits and _):</source>
+        <translation>Name des Task-Typs (Kleinbuchstaben, Ziffern und _):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The job already has the task type “%1”.</source>
+        <translation>Der Job hat den Task-Typ „%1“ bereits.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobMonitor</name>
+    <message>
+        <location filename="../app/src/jobview/jobmonitor.cpp" line="172"/>
+        <source>The ResourceManager did not confirm the kill within 60 s.</source>
+        <translation>Der ResourceManager hat das Beenden nicht innerhalb von 60 s bestätigt.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobSummaryWidget</name>
+    <message>
+        <location filename="../app/src/jobs/jobsummarywidget.cpp" line="+69"/>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>State:</source>
+        <translation>Zustand:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Queue:</source>
+        <translation>Warteschlange:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User:</source>
+        <translation>Benutzer:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Submitted:</source>
+        <translation>Eingereicht:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Duration:</source>
+        <translation>Dauer:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tracking URL:</source>
+        <translation>Tracking-URL:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Diagnostics:</source>
+        <translation>Diagnose:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+3"/>
+        <source>Task</source>
+        <translation>Task</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Attempt</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Exit code</source>
+        <translation>Exit-Code</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Finished</source>
+        <translation>Beendet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Container</source>
+        <translation>Container</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Attempts</source>
+        <translation>&amp;Versuche</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Events</source>
+        <translation>&amp;Ereignisse</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <location line="+9"/>
+        <source>The history cannot be read: %1</source>
+        <translation>Der Verlauf kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>This machine&apos;s history has no job %1.</source>
+        <translation>Der Verlauf dieses Rechners kennt keinen Job %1.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>job</source>
+        <translation>Job</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobView</name>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="119"/>
+        <source>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</source>
+        <translation>TensorBoard erscheint hier über Spindles lokalen Proxy, solange der tensorboard-Task des Jobs läuft.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="125"/>
+        <source>Containers</source>
+        <translation>Container</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="126"/>
+        <source>Logs</source>
+        <translation>Protokolle</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="127"/>
+        <source>Metrics</source>
+        <translation>Metriken</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="128"/>
+        <source>Resources</source>
+        <translation>Ressourcen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="129"/>
+        <source>TensorBoard</source>
+        <translation>TensorBoard</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="130"/>
+        <source>Every task&apos;s container, live</source>
+        <translation>Der Container jedes Tasks, live</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="131"/>
+        <source>A task&apos;s stdout and stderr</source>
+        <translation>stdout und stderr eines Tasks</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="132"/>
+        <source>Training scalars from the job&apos;s TensorFlow event files</source>
+        <translation>Trainingswerte aus den TensorFlow-Ereignisdateien des Jobs</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="133"/>
+        <source>Memory and CPU of the containers over time</source>
+        <translation>Speicher und CPU der Container im Zeitverlauf</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="134"/>
+        <source>The job&apos;s TensorBoard</source>
+        <translation>Das TensorBoard des Jobs</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="175"/>
+        <source>%1 was killed.</source>
+        <translation>%1 wurde beendet.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="177"/>
+        <source>The job could not be killed: %1</source>
+        <translation>Der Job konnte nicht beendet werden: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="189"/>
+        <source>&amp;Kill…</source>
+        <translation>&amp;Beenden…</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="190"/>
+        <source>Kill the job: every container of it stops</source>
+        <translation>Den Job beenden: jeder seiner Container hält an</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="192"/>
+        <source>&amp;Resubmit…</source>
+        <translation>&amp;Erneut einreichen…</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="193"/>
+        <source>Submit the same spec again as a new job</source>
+        <translation>Dieselbe Spezifikation als neuen Job erneut einreichen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="194"/>
+        <source>Open &amp;spec</source>
+        <translation>&amp;Spezifikation öffnen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="196"/>
+        <source>Show the job&apos;s spec as it was submitted</source>
+        <translation>Die Spezifikation des Jobs zeigen, wie sie eingereicht wurde</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="197"/>
+        <source>&amp;Copy application ID</source>
+        <translation>Anwendungs-ID &amp;kopieren</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="199"/>
+        <source>Copy %1 to the clipboard</source>
+        <translation>%1 in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="200"/>
+        <source>Open &amp;YARN UI</source>
+        <translation>&amp;YARN-Oberfläche öffnen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="202"/>
+        <source>Open the job&apos;s page in the web browser (its tracking URL)</source>
+        <translation>Die Seite des Jobs im Webbrowser öffnen (seine Tracking-URL)</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="206"/>
+        <source>Unknown</source>
+        <translation>Unbekannt</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="307"/>
+        <source>Kill job</source>
+        <translation>Job beenden</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="308"/>
+        <source>Kill %1 (%2)? Every container of it stops, and the job ends as killed.</source>
+        <translation>%1 (%2) beenden? Jeder seiner Container hält an, und der Job endet als beendet.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="316"/>
+        <source>Killing %1…</source>
+        <translation>%1 wird beendet…</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="322"/>
+        <source>The history keeps no spec of this job.</source>
+        <translation>Der Verlauf enthält keine Spezifikation dieses Jobs.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="343"/>
+        <source>Resubmit</source>
+        <translation>Erneut einreichen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="343"/>
+        <source>The job cannot be submitted again as it was:
+%1</source>
+        <translation>Der Job kann nicht so erneut eingereicht werden, wie er war:
+%1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="366"/>
+        <source>Spec of %1</source>
+        <translation>Spezifikation von %1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="373"/>
+        <source>Open in &amp;designer</source>
+        <translation>Im &amp;Designer öffnen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="389"/>
+        <source>Copied %1</source>
+        <translation>%1 kopiert</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="404"/>
+        <source>The local TensorBoard proxy could not start: %1</source>
+        <translation>Der lokale TensorBoard-Proxy konnte nicht starten: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="417"/>
+        <source>TensorBoard of this job is served at &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt;.</source>
+        <translation>Das TensorBoard dieses Jobs ist unter &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; erreichbar.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobsModel</name>
+    <message>
+        <location filename="../app/src/jobs/jobsmodel.cpp" line="+43"/>
+        <location line="+71"/>
+        <source>Submitted</source>
+        <translation>Eingereicht</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <source>Waiting</source>
+        <translation>Wartet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Killed</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>Application ID</source>
+        <translation>Anwendungs-ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobsWidget</name>
+    <message>
+        <location filename="../app/src/jobs/jobswidget.cpp" line="+26"/>
+        <source>Search id, name, user or queue (Ctrl+F)</source>
+        <translation>ID, Name, Benutzer oder Warteschlange suchen (Strg+F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Search:</source>
+        <translation>&amp;Suchen:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>All jobs</source>
+        <translation>Alle Jobs</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running and waiting</source>
+        <translation>Laufend und wartend</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed or killed</source>
+        <translation>Fehlgeschlagen oder abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;how:</source>
+        <translation>&amp;Zeigen:</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Open job</source>
+        <translation>Job ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy application ID</source>
+        <translation>Anwendungs-ID &amp;kopieren</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</source>
+        <translation>Noch keine Jobs. Entwerfen Sie einen und reichen Sie ihn ein, oder reichen Sie einen mit spindle submit ein: er erscheint hier.</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>The history cannot be read: %1</source>
+        <translation>Der Verlauf kann nicht gelesen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n job(s) shown</source>
+        <translation>
+            <numerusform>%n Job angezeigt</numerusform>
+            <numerusform>%n Jobs angezeigt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n not finished</source>
+        <translation>
+            <numerusform>%n nicht beendet</numerusform>
+            <numerusform>%n nicht beendet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>history: %1</source>
+        <translation>Verlauf: %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Copied %1</source>
+        <translation>%1 kopiert</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::KeyValueTable</name>
+    <message>
+        <location filename="../app/src/designer/keyvaluetable.cpp" line="+29"/>
+        <source>Variable</source>
+        <translation>Variable</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name in the container</source>
+        <translation>Name im Container</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Add variable</source>
+        <translation>Variable hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Add row</source>
+        <translation>Zeile hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add an environment variable (Insert)</source>
+        <translation>Eine Umgebungsvariable hinzufügen (Einfg)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Add a row (Insert)</source>
+        <translation>Eine Zeile hinzufügen (Einfg)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the selected rows (Delete)</source>
+        <translation>Die gewählten Zeilen entfernen (Entf)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Choose archives…</source>
+        <translation>Archive wählen…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Choose files…</source>
+        <translation>Dateien wählen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pick local files to ship to every container</source>
+        <translation>Lokale Dateien wählen, die an jeden Container geschickt werden</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Archives to ship</source>
+        <translation>Zu verschickende Archive</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Archives (*.tar.gz *.tgz *.tar *.zip *.jar)</source>
+        <translation>Archive (*.tar.gz *.tgz *.tar *.zip *.jar)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Files to ship</source>
+        <translation>Zu verschickende Dateien</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::LocalYarn</name>
+    <message>
+        <location filename="../app/src/settings/localyarn.cpp" line="+20"/>
+        <source>spindle local up ended with exit code %1; its output says why.</source>
+        <translation>spindle local up endete mit Exit-Code %1; seine Ausgabe sagt, warum.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The local YARN started, but spindle local env names no configuration.</source>
+        <translation>Das lokale YARN ist gestartet, aber spindle local env nennt keine Konfiguration.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 could not be started.</source>
+        <translation>%1 konnte nicht gestartet werden.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::LogViewer</name>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="32"/>
+        <source>&amp;Follow</source>
+        <translation>&amp;Verfolgen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="33"/>
+        <source>Ask the NodeManager for new output every two seconds</source>
+        <translation>Den NodeManager alle zwei Sekunden nach neuer Ausgabe fragen</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="34"/>
+        <source>&amp;Reload</source>
+        <translation>&amp;Neu laden</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="43"/>
+        <source>Choose a task whose container has started.</source>
+        <translation>Wählen Sie einen Task, dessen Container gestartet ist.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="46"/>
+        <source>&amp;Task:</source>
+        <translation>&amp;Task:</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::MainWindow</name>
+    <message>
+        <location filename="../app/src/mainwindow.cpp" line="+39"/>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Designer</source>
+        <translation>Designer</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Spec valid</source>
+        <translation>Spezifikation gültig</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <source>Spec: %n problem(s)</source>
+        <translation>
+            <numerusform>Spezifikation: %n Problem</numerusform>
+            <numerusform>Spezifikation: %n Probleme</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Cluster %1: %n queue(s)</source>
+        <translation>
+            <numerusform>Cluster %1: %n Warteschlange</numerusform>
+            <numerusform>Cluster %1: %n Warteschlangen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n node label(s)</source>
+        <translation>
+            <numerusform>%n Knoten-Label</numerusform>
+            <numerusform>%n Knoten-Labels</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Largest container: %1 MiB, %2 vcores, %3 GPUs</source>
+        <translation>Größter Container: %1 MiB, %2 vcores, %3 GPUs</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Connected to %1</source>
+        <translation>Verbunden mit %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No cluster</source>
+        <translation>Kein Cluster</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;New job spec</source>
+        <translation>&amp;Neue Jobspezifikation</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Open job spec…</source>
+        <translation>Jobspezifikation ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save &amp;as…</source>
+        <translation>Speichern &amp;unter…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Se&amp;ttings…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Job</source>
+        <translation>&amp;Job</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Submit</source>
+        <translation>&amp;Einreichen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Submit the job of the designer to the cluster</source>
+        <translation>Den Job des Designers beim Cluster einreichen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open selected job</source>
+        <translation>Gewählten Job ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Copy application ID</source>
+        <translation>Anwendungs-ID &amp;kopieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C&amp;lose job tab</source>
+        <translation>Job-Tab sch&amp;ließen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Jobs</source>
+        <translation>&amp;Jobs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Designer</source>
+        <translation>&amp;Designer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Find job</source>
+        <translation>Job &amp;finden</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Refresh jobs</source>
+        <translation>Jobs &amp;aktualisieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Dar&amp;k palette</source>
+        <translation>&amp;Dunkle Farben</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Cluster</source>
+        <translation>&amp;Cluster</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Reload cluster information</source>
+        <translation>Cluster-Informationen &amp;neu laden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Spindle</source>
+        <translation>&amp;Über Spindle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About Spindle</source>
+        <translation>Über Spindle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Distributed TensorFlow, PyTorch or any command on Hadoop YARN: design a job, submit it, and follow it.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Verteiltes TensorFlow, PyTorch oder ein beliebiger Befehl auf Hadoop YARN: einen Job entwerfen, einreichen und verfolgen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>The spec has problems; fix them before submitting (see Problems).</source>
+        <translation>Die Spezifikation hat Probleme; beheben Sie sie vor dem Einreichen (siehe Probleme).</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Connecting…</source>
+        <translation>Verbinde…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>new job spec</source>
+        <translation>neue Jobspezifikation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1[*] — Spindle</source>
+        <translation>%1[*] — Spindle</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::ScalarChartView</name>
+    <message>
+        <location filename="../app/src/jobview/scalarchartview.cpp" line="11"/>
+        <source>No training scalars yet: they appear as the job writes TensorFlow event files to its output.</source>
+        <translation>Noch keine Trainingswerte: sie erscheinen, sobald der Job TensorFlow-Ereignisdateien in seine Ausgabe schreibt.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/scalarchartview.cpp" line="27"/>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SeriesChartView</name>
+    <message>
+        <location filename="../app/src/jobview/serieschartview.cpp" line="51"/>
+        <source>Show:</source>
+        <translation>Anzeigen:</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SettingsDialog</name>
+    <message>
+        <location filename="../app/src/settings/settingsdialog.cpp" line="+26"/>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>empty: HADOOP_CONF_DIR of the environment</source>
+        <translation>leer: HADOOP_CONF_DIR der Umgebung</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the &amp;local YARN</source>
+        <translation>Das &amp;lokale YARN verwenden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The configuration of the single-machine YARN that spindle local up starts</source>
+        <translation>Die Konfiguration des Einzelrechner-YARN, das spindle local up startet</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Hadoop &amp;configuration:</source>
+        <translation>Hadoop-&amp;Konfiguration:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Dark palette</source>
+        <translation>&amp;Dunkle Farben</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System language</source>
+        <translation>Systemsprache</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Appearance</source>
+        <translation>Darstellung</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Language:</source>
+        <translation>&amp;Sprache:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A new language shows after a restart.</source>
+        <translation>Eine neue Sprache erscheint nach einem Neustart.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;OK</source>
+        <translation>&amp;OK</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Abbrechen</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Hadoop configuration directory</source>
+        <translation>Hadoop-Konfigurationsverzeichnis</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
+        <translation>Keine Konfiguration: HADOOP_CONF_DIR ist nicht gesetzt. Wählen Sie ein Verzeichnis oder verwenden Sie das lokale YARN.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 has no yarn-site.xml.</source>
+        <translation>%1 enthält keine yarn-site.xml.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reads %1</source>
+        <translation>Liest %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Local YARN</source>
+        <translation>Lokales YARN</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The local YARN does not run. Start it with spindle local up (or from the first-run dialog), then choose it here.</source>
+        <translation>Das lokale YARN läuft nicht. Starten Sie es mit spindle local up (oder im Dialog beim ersten Start) und wählen Sie es dann hier.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SubmitDialog</name>
+    <message>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+7"/>
+        <source>Submit %1</source>
+        <translation>%1 einreichen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ready to submit to %1.</source>
+        <translation>Bereit zum Einreichen bei %1.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the cluster</source>
+        <translation>dem Cluster</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>waiting</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+4"/>
+        <source>%v of %m</source>
+        <translation>%v von %m</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Files staged:</source>
+        <translation>Dateien bereitgestellt:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Containers allocated:</source>
+        <translation>Container zugeteilt:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tasks registered:</source>
+        <translation>Tasks registriert:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Submit log</source>
+        <translation>Protokoll des Einreichens</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Open job</source>
+        <translation>Job ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Close</source>
+        <translation>&amp;Schließen</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Submitted %1; waiting for YARN.</source>
+        <translation>%1 eingereicht; warte auf YARN.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>submitted %1 (files in %2)</source>
+        <translation>%1 eingereicht (Dateien in %2)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is %2.</source>
+        <translation>%1 ist %2.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 succeeded.</source>
+        <translation>%1 war erfolgreich.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ended %2.</source>
+        <translation>%1 endete mit %2.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Submitting %1…</source>
+        <translation>%1 wird eingereicht…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Lost track of %1; it may still run.</source>
+        <translation>%1 aus den Augen verloren; der Job läuft womöglich noch.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The cluster refused the job&apos;s settings.</source>
+        <translation>Der Cluster hat die Einstellungen des Jobs abgelehnt.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The job could not be submitted.</source>
+        <translation>Der Job konnte nicht eingereicht werden.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::TaskTypePage</name>
+    <message>
+        <location filename="../app/src/designer/tasktypepage.cpp" line="+22"/>
+        <source>Coordinates training and writes checkpoints. Its success ends the job.</source>
+        <translation>Koordiniert das Training und schreibt Checkpoints. Sein Erfolg beendet den Job.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Computes the training steps. Without a chief, worker 0 leads and the job succeeds once every worker has.</source>
+        <translation>Berechnet die Trainingsschritte. Ohne chief leitet worker 0, und der Job ist erfolgreich, sobald es jeder Worker ist.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Holds the model&apos;s variables for ParameterServerStrategy. A service: stopped when the job ends.</source>
+        <translation>Hält die Variablen des Modells für ParameterServerStrategy. Ein Dienst: wird beendet, wenn der Job endet.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Scores checkpoints as they appear. Outside the training cluster; may finish after the chief.</source>
+        <translation>Bewertet Checkpoints, sobald sie erscheinen. Außerhalb des Trainingsclusters; darf nach dem chief fertig werden.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Serves TensorBoard over the job&apos;s output directory; with no command it runs TensorBoard itself.</source>
+        <translation>Stellt TensorBoard über dem Ausgabeverzeichnis des Jobs bereit; ohne Befehl startet es TensorBoard selbst.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A task type of your own. It sees the cluster&apos;s addresses but is not part of TensorFlow&apos;s training cluster.</source>
+        <translation>Ein eigener Task-Typ. Er sieht die Adressen des Clusters, gehört aber nicht zum Trainingscluster von TensorFlow.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>e.g. 2 GiB, 512 MiB or 2048</source>
+        <translation>z. B. 2 GiB, 512 MiB oder 2048</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bare numbers are MiB; units are binary (KiB, MiB, GiB, TiB)</source>
+        <translation>Reine Zahlen sind MiB; Einheiten sind binär (KiB, MiB, GiB, TiB)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>yarn.io/gpu per container</source>
+        <translation>yarn.io/gpu je Container</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>any node without an exclusive label</source>
+        <translation>jeder Knoten ohne exklusives Label</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>empty: run TensorBoard on the output directory</source>
+        <translation>leer: TensorBoard über dem Ausgabeverzeichnis starten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>e.g. python train.py</source>
+        <translation>z. B. python train.py</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run by /bin/sh in the container&apos;s working directory, with the task&apos;s environment</source>
+        <translation>Wird von /bin/sh im Arbeitsverzeichnis des Containers mit der Umgebung des Tasks ausgeführt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How often a failed task is started again before it counts as failed</source>
+        <translation>Wie oft ein fehlgeschlagener Task neu gestartet wird, bevor er als fehlgeschlagen gilt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tracked: the job waits for it</source>
+        <translation>Verfolgt: der Job wartet auf ihn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Service: stopped when the job ends</source>
+        <translation>Dienst: wird beendet, wenn der Job endet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its failure fails the &amp;job</source>
+        <translation>Sein Fehlschlag lässt den &amp;Job fehlschlagen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Containers</source>
+        <translation>Container</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Instances:</source>
+        <translation>&amp;Instanzen:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Memory:</source>
+        <translation>&amp;Speicher:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Vcores:</source>
+        <translation>&amp;Vcores:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;GPUs:</source>
+        <translation>&amp;GPUs:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Node &amp;label:</source>
+        <translation>Knoten-&amp;Label:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What it runs</source>
+        <translation>Was er ausführt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Command:</source>
+        <translation>&amp;Befehl:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Environment:</source>
+        <translation>&amp;Umgebung:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max &amp;restarts:</source>
+        <translation>Max. &amp;Neustarts:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>R&amp;ole:</source>
+        <translation>&amp;Rolle:</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>at most %1</source>
+        <translation>höchstens %1</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::TensorBoardTab</name>
+    <message>
+        <location filename="../app/src/jobview/tensorboardtab.cpp" line="26"/>
+        <source>Reload TensorBoard</source>
+        <translation>TensorBoard neu laden</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/tensorboardtab.cpp" line="29"/>
+        <source>Open TensorBoard in the web browser</source>
+        <translation>TensorBoard im Webbrowser öffnen</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::UsageChartView</name>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="11"/>
+        <source>No container use yet: executors report it while their tasks run.</source>
+        <translation>Noch keine Container-Auslastung: die Executors melden sie, während ihre Tasks laufen.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="65"/>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="66"/>
+        <source>CPU use</source>
+        <translation>CPU-Auslastung</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="71"/>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="75"/>
+        <source>Resident memory (MiB)</source>
+        <translation>Residenter Speicher (MiB)</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="76"/>
+        <source>CPU (cores)</source>
+        <translation>CPU (Kerne)</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1911 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>ClusterChecks</name>
+    <message>
+        <location filename="../app/src/designer/clusterchecks.cpp" line="+29"/>
+        <source>&quot;%1&quot; is not a queue of this cluster; use one of %2</source>
+        <translation>&quot;%1&quot; is not a queue of this cluster; use one of %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>is %1, more than the largest container this cluster grants (%2); ask for at most that</source>
+        <translation>is %1, more than the largest container this cluster grants (%2); ask for at most that</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>is %1, more than the largest container this cluster grants (%2 vcores); ask for at most that</source>
+        <translation>is %1, more than the largest container this cluster grants (%2 vcores); ask for at most that</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>asks for %1 GPUs, but no node of this cluster has any</source>
+        <translation>asks for %1 GPUs, but no node of this cluster has any</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asks for %1 GPUs, but no node of this cluster has more than %2</source>
+        <translation>asks for %1 GPUs, but no node of this cluster has more than %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&quot;%1&quot; is a label no node of this cluster has (it has no labelled nodes); fix the label or leave it out</source>
+        <translation>&quot;%1&quot; is a label no node of this cluster has (it has no labelled nodes); fix the label or leave it out</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&quot;%1&quot; is a label no node of this cluster has (labels in use: %2); fix the label or leave it out</source>
+        <translation>&quot;%1&quot; is a label no node of this cluster has (labels in use: %2); fix the label or leave it out</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>queue &quot;%1&quot; cannot run containers on nodes labelled &quot;%2&quot;; submit to a queue that can (%3)</source>
+        <translation>queue &quot;%1&quot; cannot run containers on nodes labelled &quot;%2&quot;; submit to a queue that can (%3)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <location filename="../app/src/convert.cpp" line="+17"/>
+        <location line="+2"/>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+24"/>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+2"/>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::ApplicationPage</name>
+    <message>
+        <location filename="../app/src/designer/applicationpage.cpp" line="+44"/>
+        <source>e.g. wine-quality (default: the file&apos;s name)</source>
+        <translation>e.g. wine-quality (default: the file&apos;s name)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>YARN&apos;s application priority; higher runs first where the scheduler allows it</source>
+        <translation>YARN&apos;s application priority; higher runs first where the scheduler allows it</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Generic (any command)</source>
+        <translation>Generic (any command)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>e.g. hdfs:///user/me/runs/wine</source>
+        <translation>e.g. hdfs:///user/me/runs/wine</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DTF_OUTPUT_PATH and SPINDLE_OUTPUT; TensorBoard&apos;s log directory</source>
+        <translation>DTF_OUTPUT_PATH and SPINDLE_OUTPUT; TensorBoard&apos;s log directory</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>optional; given to tasks as DTF_INPUT_PATH</source>
+        <translation>optional; given to tasks as DTF_INPUT_PATH</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>optional; shipped and named in DTF_TASK_SCRIPT</source>
+        <translation>optional; shipped and named in DTF_TASK_SCRIPT</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose a local output directory</source>
+        <translation>Choose a local output directory</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose the script</source>
+        <translation>Choose the script</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>comma-separated, e.g. nightly, team-a</source>
+        <translation>comma-separated, e.g. nightly, team-a</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How often YARN may start the application master</source>
+        <translation>How often YARN may start the application master</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no limit; e.g. 90m or 2h</source>
+        <translation>no limit; e.g. 90m or 2h</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>optional; passed on as DTF_DOCKER_IMAGE</source>
+        <translation>optional; passed on as DTF_DOCKER_IMAGE</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>256 MiB</source>
+        <translation>256 MiB</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Application</source>
+        <translation>Application</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Queue:</source>
+        <translation>&amp;Queue:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Priority:</source>
+        <translation>&amp;Priority:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Framework:</source>
+        <translation>&amp;Framework:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Output directory:</source>
+        <translation>&amp;Output directory:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Input:</source>
+        <translation>&amp;Input:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Script:</source>
+        <translation>&amp;Script:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Shipped to every container</source>
+        <translation>Shipped to every container</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F&amp;iles:</source>
+        <translation>F&amp;iles:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Archives:</source>
+        <translation>&amp;Archives:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Environment:</source>
+        <translation>&amp;Environment:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Advanced</source>
+        <translation>Advanced</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Tags:</source>
+        <translation>&amp;Tags:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max a&amp;ttempts:</source>
+        <translation>Max a&amp;ttempts:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time&amp;out:</source>
+        <translation>Time&amp;out:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Docker image:</source>
+        <translation>&amp;Docker image:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Application master &amp;memory:</source>
+        <translation>Application master &amp;memory:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Application master &amp;vcores:</source>
+        <translation>Application master &amp;vcores:</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Output directory</source>
+        <translation>Output directory</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Script</source>
+        <translation>Script</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+88"/>
+        <source>%n queue(s) on this cluster</source>
+        <translation>
+            <numerusform>%n queue on this cluster</numerusform>
+            <numerusform>%n queues on this cluster</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at most %1</source>
+        <translation>at most %1</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::ContainerTableModel</name>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="59"/>
+        <source>requested</source>
+        <translation>requested</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="60"/>
+        <source>launching</source>
+        <translation>launching</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="61"/>
+        <source>registered</source>
+        <translation>registered</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="62"/>
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="63"/>
+        <source>succeeded</source>
+        <translation>succeeded</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="64"/>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="65"/>
+        <source>stopped</source>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="90"/>
+        <source>stdout · stderr</source>
+        <translation>stdout · stderr</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="146"/>
+        <source>%n restart(s) spent, %1 container(s) lost</source>
+        <translation>
+            <numerusform>%n restart spent, %1 container(s) lost</numerusform>
+            <numerusform>%n restarts spent, %1 container(s) lost</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="164"/>
+        <source>Task</source>
+        <translation>Task</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="165"/>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="166"/>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="167"/>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="168"/>
+        <source>Exit code</source>
+        <translation>Exit code</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="169"/>
+        <source>Restarts</source>
+        <translation>Restarts</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="170"/>
+        <source>Log</source>
+        <translation>Log</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::EnvironmentPreview</name>
+    <message>
+        <location filename="../app/src/designer/environmentpreview.cpp" line="+23"/>
+        <source>The task whose environment is shown</source>
+        <translation>The task whose environment is shown</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every task&apos;s address as task=host:port, separated by commas; made-up ones until you enter real ones</source>
+        <translation>Every task&apos;s address as task=host:port, separated by commas; made-up ones until you enter real ones</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Variable</source>
+        <translation>Variable</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Value</source>
+        <translation>Value</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Copy as shell exports</source>
+        <translation>&amp;Copy as shell exports</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy export NAME=&apos;value&apos; lines that a shell can source</source>
+        <translation>Copy export NAME=&apos;value&apos; lines that a shell can source</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Task:</source>
+        <translation>&amp;Task:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Hosts:</source>
+        <translation>&amp;Hosts:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Application &amp;ID:</source>
+        <translation>Application &amp;ID:</translation>
+    </message>
+    <message>
+        <location line="+83"/>
+        <source>The environment is shown once the spec has no problems.</source>
+        <translation>The environment is shown once the spec has no problems.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::FirstRunDialog</name>
+    <message>
+        <location filename="../app/src/settings/firstrundialog.cpp" line="+17"/>
+        <source>Welcome to Spindle</source>
+        <translation>Welcome to Spindle</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Spindle runs training jobs on a Hadoop YARN cluster. Which cluster should it use?
+
+To try it on this machine, start the local YARN: a real ResourceManager, two NodeManagers (one labelled gpu) and HDFS, in one process. Or choose the Hadoop configuration directory of your cluster.</source>
+        <translation>Spindle runs training jobs on a Hadoop YARN cluster. Which cluster should it use?
+
+To try it on this machine, start the local YARN: a real ResourceManager, two NodeManagers (one labelled gpu) and HDFS, in one process. Or choose the Hadoop configuration directory of your cluster.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Start the &amp;local YARN</source>
+        <translation>Start the &amp;local YARN</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Choose a configuration directory…</source>
+        <translation>&amp;Choose a configuration directory…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Not now</source>
+        <translation>&amp;Not now</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Output of spindle local up</source>
+        <translation>Output of spindle local up</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>Starting the local YARN; the first start builds it and takes a few minutes…</source>
+        <translation>Starting the local YARN; the first start builds it and takes a few minutes…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Hadoop configuration directory</source>
+        <translation>Hadoop configuration directory</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobDesignerWidget</name>
+    <message>
+        <location filename="../app/src/designer/jobdesignerwidget.cpp" line="+70"/>
+        <source>Pages of the job</source>
+        <translation>Pages of the job</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Add task type</source>
+        <translation>&amp;Add task type</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Add chief, worker, ps, evaluator, tensorboard or a task type of your own</source>
+        <translation>Add chief, worker, ps, evaluator, tensorboard or a task type of your own</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re&amp;move</source>
+        <translation>Re&amp;move</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the selected task type from the job</source>
+        <translation>Remove the selected task type from the job</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Pages:</source>
+        <translation>&amp;Pages:</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Application</source>
+        <translation>Application</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Normalized YAML</source>
+        <translation>Normalized YAML</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Problems</source>
+        <translation>Problems</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;YAML</source>
+        <translation>&amp;YAML</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;nvironment</source>
+        <translation>E&amp;nvironment</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+240"/>
+        <source>Pro&amp;blems</source>
+        <translation>Pro&amp;blems</translation>
+    </message>
+    <message>
+        <location line="-167"/>
+        <source>Opened %1</source>
+        <translation>Opened %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Could not write %1: %2</source>
+        <translation>Could not write %1: %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Saved %1</source>
+        <translation>Saved %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Unsaved changes</source>
+        <translation>Unsaved changes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The job spec has changes that are not saved. Save them first?</source>
+        <translation>The job spec has changes that are not saved. Save them first?</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Open job spec</source>
+        <translation>Open job spec</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Job specs (*.yaml *.yml *.json);;All files (*)</source>
+        <translation>Job specs (*.yaml *.yml *.json);;All files (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot open the job spec</source>
+        <translation>Cannot open the job spec</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 cannot be opened in the designer:</source>
+        <translation>%1 cannot be opened in the designer:</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Save a spec with problems?</source>
+        <translation>Save a spec with problems?</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>The spec has %n problem(s). Save it as typed? spindle will refuse it until they are fixed.</source>
+        <translation>
+            <numerusform>The spec has %n problem. Save it as typed? spindle will refuse it until it is fixed.</numerusform>
+            <numerusform>The spec has %n problems. Save it as typed? spindle will refuse it until they are fixed.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot save the job spec</source>
+        <translation>Cannot save the job spec</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Save job spec</source>
+        <translation>Save job spec</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>YAML job specs (*.yaml *.yml)</source>
+        <translation>YAML job specs (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <location line="+81"/>
+        <source>Valid. This is the spec as spindle reads it.</source>
+        <translation>Valid. This is the spec as spindle reads it.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Core accepts the spec, but the cluster would refuse it: %n problem(s).</source>
+        <translation>
+            <numerusform>Core accepts the spec, but the cluster would refuse it: %n problem.</numerusform>
+            <numerusform>Core accepts the spec, but the cluster would refuse it: %n problems.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n problem(s); showing the last valid spec.</source>
+        <translation>
+            <numerusform>%n problem; showing the last valid spec.</numerusform>
+            <numerusform>%n problems; showing the last valid spec.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Pro&amp;blems (%1)</source>
+        <translation>Pro&amp;blems (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%n problem(s) on this page</source>
+        <translation>
+            <numerusform>%n problem on this page</numerusform>
+            <numerusform>%n problems on this page</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>Remove task type</source>
+        <translation>Remove task type</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Remove “%1” and its settings from the job?</source>
+        <translation>Remove “%1” and its settings from the job?</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&amp;Custom task type…</source>
+        <translation>&amp;Custom task type…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Custom task type</source>
+        <translation>Custom task type</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name of the task type (lower-case letters, digits and _):</source>
+        <translation>Name of the task type (lower-case letters, digits and _):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The job already has the task type “%1”.</source>
+        <translation>The job already has the task type “%1”.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobMonitor</name>
+    <message>
+        <location filename="../app/src/jobview/jobmonitor.cpp" line="172"/>
+        <source>The ResourceManager did not confirm the kill within 60 s.</source>
+        <translation>The ResourceManager did not confirm the kill within 60 s.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobSummaryWidget</name>
+    <message>
+        <location filename="../app/src/jobs/jobsummarywidget.cpp" line="+69"/>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>State:</source>
+        <translation>State:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Queue:</source>
+        <translation>Queue:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User:</source>
+        <translation>User:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Submitted:</source>
+        <translation>Submitted:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Duration:</source>
+        <translation>Duration:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tracking URL:</source>
+        <translation>Tracking URL:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Diagnostics:</source>
+        <translation>Diagnostics:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+3"/>
+        <source>Task</source>
+        <translation>Task</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Attempt</source>
+        <translation>Attempt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Exit code</source>
+        <translation>Exit code</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Node</source>
+        <translation>Node</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Address</source>
+        <translation>Address</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>Started</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Finished</source>
+        <translation>Finished</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Container</source>
+        <translation>Container</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attempts</source>
+        <translation>Attempts</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>Time</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Event</source>
+        <translation>Event</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message</source>
+        <translation>Message</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Events</source>
+        <translation>Events</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Attempts</source>
+        <translation>&amp;Attempts</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Events</source>
+        <translation>&amp;Events</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <location line="+9"/>
+        <source>The history cannot be read: %1</source>
+        <translation>The history cannot be read: %1</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>This machine&apos;s history has no job %1.</source>
+        <translation>This machine&apos;s history has no job %1.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>job</source>
+        <translation>job</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobView</name>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="119"/>
+        <source>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</source>
+        <translation>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="125"/>
+        <source>Containers</source>
+        <translation>Containers</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="126"/>
+        <source>Logs</source>
+        <translation>Logs</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="127"/>
+        <source>Metrics</source>
+        <translation>Metrics</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="128"/>
+        <source>Resources</source>
+        <translation>Resources</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="129"/>
+        <source>TensorBoard</source>
+        <translation>TensorBoard</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="130"/>
+        <source>Every task&apos;s container, live</source>
+        <translation>Every task&apos;s container, live</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="131"/>
+        <source>A task&apos;s stdout and stderr</source>
+        <translation>A task&apos;s stdout and stderr</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="132"/>
+        <source>Training scalars from the job&apos;s TensorFlow event files</source>
+        <translation>Training scalars from the job&apos;s TensorFlow event files</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="133"/>
+        <source>Memory and CPU of the containers over time</source>
+        <translation>Memory and CPU of the containers over time</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="134"/>
+        <source>The job&apos;s TensorBoard</source>
+        <translation>The job&apos;s TensorBoard</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="175"/>
+        <source>%1 was killed.</source>
+        <translation>%1 was killed.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="177"/>
+        <source>The job could not be killed: %1</source>
+        <translation>The job could not be killed: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="189"/>
+        <source>&amp;Kill…</source>
+        <translation>&amp;Kill…</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="190"/>
+        <source>Kill the job: every container of it stops</source>
+        <translation>Kill the job: every container of it stops</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="192"/>
+        <source>&amp;Resubmit…</source>
+        <translation>&amp;Resubmit…</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="193"/>
+        <source>Submit the same spec again as a new job</source>
+        <translation>Submit the same spec again as a new job</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="194"/>
+        <source>Open &amp;spec</source>
+        <translation>Open &amp;spec</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="196"/>
+        <source>Show the job&apos;s spec as it was submitted</source>
+        <translation>Show the job&apos;s spec as it was submitted</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="197"/>
+        <source>&amp;Copy application ID</source>
+        <translation>&amp;Copy application ID</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="199"/>
+        <source>Copy %1 to the clipboard</source>
+        <translation>Copy %1 to the clipboard</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="200"/>
+        <source>Open &amp;YARN UI</source>
+        <translation>Open &amp;YARN UI</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="202"/>
+        <source>Open the job&apos;s page in the web browser (its tracking URL)</source>
+        <translation>Open the job&apos;s page in the web browser (its tracking URL)</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="206"/>
+        <source>Unknown</source>
+        <translation>Unknown</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="307"/>
+        <source>Kill job</source>
+        <translation>Kill job</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="308"/>
+        <source>Kill %1 (%2)? Every container of it stops, and the job ends as killed.</source>
+        <translation>Kill %1 (%2)? Every container of it stops, and the job ends as killed.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="316"/>
+        <source>Killing %1…</source>
+        <translation>Killing %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="322"/>
+        <source>The history keeps no spec of this job.</source>
+        <translation>The history keeps no spec of this job.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="343"/>
+        <source>Resubmit</source>
+        <translation>Resubmit</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="343"/>
+        <source>The job cannot be submitted again as it was:
+%1</source>
+        <translation>The job cannot be submitted again as it was:
+%1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="366"/>
+        <source>Spec of %1</source>
+        <translation>Spec of %1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="373"/>
+        <source>Open in &amp;designer</source>
+        <translation>Open in &amp;designer</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="389"/>
+        <source>Copied %1</source>
+        <translation>Copied %1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="404"/>
+        <source>The local TensorBoard proxy could not start: %1</source>
+        <translation>The local TensorBoard proxy could not start: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/jobview.cpp" line="417"/>
+        <source>TensorBoard of this job is served at &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt;.</source>
+        <translation>TensorBoard of this job is served at &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt;.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobsModel</name>
+    <message>
+        <location filename="../app/src/jobs/jobsmodel.cpp" line="+43"/>
+        <location line="+71"/>
+        <source>Submitted</source>
+        <translation>Submitted</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <source>Waiting</source>
+        <translation>Waiting</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running</source>
+        <translation>Running</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Succeeded</source>
+        <translation>Succeeded</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>Failed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Killed</source>
+        <translation>Killed</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>Application ID</source>
+        <translation>Application ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Queue</source>
+        <translation>Queue</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User</source>
+        <translation>User</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>Duration</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::JobsWidget</name>
+    <message>
+        <location filename="../app/src/jobs/jobswidget.cpp" line="+26"/>
+        <source>Search id, name, user or queue (Ctrl+F)</source>
+        <translation>Search id, name, user or queue (Ctrl+F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Search:</source>
+        <translation>&amp;Search:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>All jobs</source>
+        <translation>All jobs</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running and waiting</source>
+        <translation>Running and waiting</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Succeeded</source>
+        <translation>Succeeded</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed or killed</source>
+        <translation>Failed or killed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;how:</source>
+        <translation>S&amp;how:</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Open job</source>
+        <translation>&amp;Open job</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy application ID</source>
+        <translation>&amp;Copy application ID</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</source>
+        <translation>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>The history cannot be read: %1</source>
+        <translation>The history cannot be read: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n job(s) shown</source>
+        <translation>
+            <numerusform>%n job shown</numerusform>
+            <numerusform>%n jobs shown</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n not finished</source>
+        <translation>
+            <numerusform>%n not finished</numerusform>
+            <numerusform>%n not finished</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>history: %1</source>
+        <translation>history: %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Copied %1</source>
+        <translation>Copied %1</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::KeyValueTable</name>
+    <message>
+        <location filename="../app/src/designer/keyvaluetable.cpp" line="+29"/>
+        <source>Variable</source>
+        <translation>Variable</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Value</source>
+        <translation>Value</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name in the container</source>
+        <translation>Name in the container</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Source</source>
+        <translation>Source</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Add variable</source>
+        <translation>Add variable</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Add row</source>
+        <translation>Add row</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add an environment variable (Insert)</source>
+        <translation>Add an environment variable (Insert)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Add a row (Insert)</source>
+        <translation>Add a row (Insert)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the selected rows (Delete)</source>
+        <translation>Remove the selected rows (Delete)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Choose archives…</source>
+        <translation>Choose archives…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Choose files…</source>
+        <translation>Choose files…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pick local files to ship to every container</source>
+        <translation>Pick local files to ship to every container</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Archives to ship</source>
+        <translation>Archives to ship</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Archives (*.tar.gz *.tgz *.tar *.zip *.jar)</source>
+        <translation>Archives (*.tar.gz *.tgz *.tar *.zip *.jar)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Files to ship</source>
+        <translation>Files to ship</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::LocalYarn</name>
+    <message>
+        <location filename="../app/src/settings/localyarn.cpp" line="+20"/>
+        <source>spindle local up ended with exit code %1; its output says why.</source>
+        <translation>spindle local up ended with exit code %1; its output says why.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The local YARN started, but spindle local env names no configuration.</source>
+        <translation>The local YARN started, but spindle local env names no configuration.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 could not be started.</source>
+        <translation>%1 could not be started.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::LogViewer</name>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="32"/>
+        <source>&amp;Follow</source>
+        <translation>&amp;Follow</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="33"/>
+        <source>Ask the NodeManager for new output every two seconds</source>
+        <translation>Ask the NodeManager for new output every two seconds</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="34"/>
+        <source>&amp;Reload</source>
+        <translation>&amp;Reload</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="43"/>
+        <source>Choose a task whose container has started.</source>
+        <translation>Choose a task whose container has started.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/logviewer.cpp" line="46"/>
+        <source>&amp;Task:</source>
+        <translation>&amp;Task:</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::MainWindow</name>
+    <message>
+        <location filename="../app/src/mainwindow.cpp" line="+39"/>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Designer</source>
+        <translation>Designer</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Spec valid</source>
+        <translation>Spec valid</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <source>Spec: %n problem(s)</source>
+        <translation>
+            <numerusform>Spec: %n problem</numerusform>
+            <numerusform>Spec: %n problems</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Cluster %1: %n queue(s)</source>
+        <translation>
+            <numerusform>Cluster %1: %n queue</numerusform>
+            <numerusform>Cluster %1: %n queues</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n node label(s)</source>
+        <translation>
+            <numerusform>%n node label</numerusform>
+            <numerusform>%n node labels</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Largest container: %1 MiB, %2 vcores, %3 GPUs</source>
+        <translation>Largest container: %1 MiB, %2 vcores, %3 GPUs</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Connected to %1</source>
+        <translation>Connected to %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No cluster</source>
+        <translation>No cluster</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;New job spec</source>
+        <translation>&amp;New job spec</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Open job spec…</source>
+        <translation>&amp;Open job spec…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Save</source>
+        <translation>&amp;Save</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save &amp;as…</source>
+        <translation>Save &amp;as…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Se&amp;ttings…</source>
+        <translation>Se&amp;ttings…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Job</source>
+        <translation>&amp;Job</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Submit</source>
+        <translation>&amp;Submit</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Submit the job of the designer to the cluster</source>
+        <translation>Submit the job of the designer to the cluster</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open selected job</source>
+        <translation>&amp;Open selected job</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Copy application ID</source>
+        <translation>&amp;Copy application ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C&amp;lose job tab</source>
+        <translation>C&amp;lose job tab</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Jobs</source>
+        <translation>&amp;Jobs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Designer</source>
+        <translation>&amp;Designer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Find job</source>
+        <translation>&amp;Find job</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Refresh jobs</source>
+        <translation>&amp;Refresh jobs</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Dar&amp;k palette</source>
+        <translation>Dar&amp;k palette</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Cluster</source>
+        <translation>&amp;Cluster</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Reload cluster information</source>
+        <translation>&amp;Reload cluster information</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Spindle</source>
+        <translation>&amp;About Spindle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About Spindle</source>
+        <translation>About Spindle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Distributed TensorFlow, PyTorch or any command on Hadoop YARN: design a job, submit it, and follow it.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Distributed TensorFlow, PyTorch or any command on Hadoop YARN: design a job, submit it, and follow it.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>The spec has problems; fix them before submitting (see Problems).</source>
+        <translation>The spec has problems; fix them before submitting (see Problems).</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Connecting…</source>
+        <translation>Connecting…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>new job spec</source>
+        <translation>new job spec</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1[*] — Spindle</source>
+        <translation>%1[*] — Spindle</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::ScalarChartView</name>
+    <message>
+        <location filename="../app/src/jobview/scalarchartview.cpp" line="11"/>
+        <source>No training scalars yet: they appear as the job writes TensorFlow event files to its output.</source>
+        <translation>No training scalars yet: they appear as the job writes TensorFlow event files to its output.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/scalarchartview.cpp" line="27"/>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SeriesChartView</name>
+    <message>
+        <location filename="../app/src/jobview/serieschartview.cpp" line="51"/>
+        <source>Show:</source>
+        <translation>Show:</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SettingsDialog</name>
+    <message>
+        <location filename="../app/src/settings/settingsdialog.cpp" line="+26"/>
+        <source>Settings</source>
+        <translation>Settings</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>empty: HADOOP_CONF_DIR of the environment</source>
+        <translation>empty: HADOOP_CONF_DIR of the environment</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Browse…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the &amp;local YARN</source>
+        <translation>Use the &amp;local YARN</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The configuration of the single-machine YARN that spindle local up starts</source>
+        <translation>The configuration of the single-machine YARN that spindle local up starts</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Hadoop &amp;configuration:</source>
+        <translation>Hadoop &amp;configuration:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Dark palette</source>
+        <translation>&amp;Dark palette</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System language</source>
+        <translation>System language</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Appearance</source>
+        <translation>Appearance</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Language:</source>
+        <translation>&amp;Language:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A new language shows after a restart.</source>
+        <translation>A new language shows after a restart.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;OK</source>
+        <translation>&amp;OK</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Cancel</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Hadoop configuration directory</source>
+        <translation>Hadoop configuration directory</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
+        <translation>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 has no yarn-site.xml.</source>
+        <translation>%1 has no yarn-site.xml.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reads %1</source>
+        <translation>Reads %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Local YARN</source>
+        <translation>Local YARN</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The local YARN does not run. Start it with spindle local up (or from the first-run dialog), then choose it here.</source>
+        <translation>The local YARN does not run. Start it with spindle local up (or from the first-run dialog), then choose it here.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SubmitDialog</name>
+    <message>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+7"/>
+        <source>Submit %1</source>
+        <translation>Submit %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ready to submit to %1.</source>
+        <translation>Ready to submit to %1.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the cluster</source>
+        <translation>the cluster</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>waiting</source>
+        <translation>waiting</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+4"/>
+        <source>%v of %m</source>
+        <translation>%v of %m</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Files staged:</source>
+        <translation>Files staged:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Containers allocated:</source>
+        <translation>Containers allocated:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tasks registered:</source>
+        <translation>Tasks registered:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Submit log</source>
+        <translation>Submit log</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Open job</source>
+        <translation>&amp;Open job</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Close</source>
+        <translation>&amp;Close</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 of %2</source>
+        <translation>%1 of %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Submitted %1; waiting for YARN.</source>
+        <translation>Submitted %1; waiting for YARN.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>submitted %1 (files in %2)</source>
+        <translation>submitted %1 (files in %2)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is %2.</source>
+        <translation>%1 is %2.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>job</source>
+        <translation>job</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 succeeded.</source>
+        <translation>%1 succeeded.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ended %2.</source>
+        <translation>%1 ended %2.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Submitting %1…</source>
+        <translation>Submitting %1…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Lost track of %1; it may still run.</source>
+        <translation>Lost track of %1; it may still run.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The cluster refused the job&apos;s settings.</source>
+        <translation>The cluster refused the job&apos;s settings.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The job could not be submitted.</source>
+        <translation>The job could not be submitted.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::TaskTypePage</name>
+    <message>
+        <location filename="../app/src/designer/tasktypepage.cpp" line="+22"/>
+        <source>Coordinates training and writes checkpoints. Its success ends the job.</source>
+        <translation>Coordinates training and writes checkpoints. Its success ends the job.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Computes the training steps. Without a chief, worker 0 leads and the job succeeds once every worker has.</source>
+        <translation>Computes the training steps. Without a chief, worker 0 leads and the job succeeds once every worker has.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Holds the model&apos;s variables for ParameterServerStrategy. A service: stopped when the job ends.</source>
+        <translation>Holds the model&apos;s variables for ParameterServerStrategy. A service: stopped when the job ends.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Scores checkpoints as they appear. Outside the training cluster; may finish after the chief.</source>
+        <translation>Scores checkpoints as they appear. Outside the training cluster; may finish after the chief.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Serves TensorBoard over the job&apos;s output directory; with no command it runs TensorBoard itself.</source>
+        <translation>Serves TensorBoard over the job&apos;s output directory; with no command it runs TensorBoard itself.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A task type of your own. It sees the cluster&apos;s addresses but is not part of TensorFlow&apos;s training cluster.</source>
+        <translation>A task type of your own. It sees the cluster&apos;s addresses but is not part of TensorFlow&apos;s training cluster.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>e.g. 2 GiB, 512 MiB or 2048</source>
+        <translation>e.g. 2 GiB, 512 MiB or 2048</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bare numbers are MiB; units are binary (KiB, MiB, GiB, TiB)</source>
+        <translation>Bare numbers are MiB; units are binary (KiB, MiB, GiB, TiB)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>yarn.io/gpu per container</source>
+        <translation>yarn.io/gpu per container</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>any node without an exclusive label</source>
+        <translation>any node without an exclusive label</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>empty: run TensorBoard on the output directory</source>
+        <translation>empty: run TensorBoard on the output directory</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>e.g. python train.py</source>
+        <translation>e.g. python train.py</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run by /bin/sh in the container&apos;s working directory, with the task&apos;s environment</source>
+        <translation>Run by /bin/sh in the container&apos;s working directory, with the task&apos;s environment</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How often a failed task is started again before it counts as failed</source>
+        <translation>How often a failed task is started again before it counts as failed</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tracked: the job waits for it</source>
+        <translation>Tracked: the job waits for it</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Service: stopped when the job ends</source>
+        <translation>Service: stopped when the job ends</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its failure fails the &amp;job</source>
+        <translation>Its failure fails the &amp;job</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Containers</source>
+        <translation>Containers</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Instances:</source>
+        <translation>&amp;Instances:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Memory:</source>
+        <translation>&amp;Memory:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Vcores:</source>
+        <translation>&amp;Vcores:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;GPUs:</source>
+        <translation>&amp;GPUs:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Node &amp;label:</source>
+        <translation>Node &amp;label:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What it runs</source>
+        <translation>What it runs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Command:</source>
+        <translation>&amp;Command:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Environment:</source>
+        <translation>&amp;Environment:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max &amp;restarts:</source>
+        <translation>Max &amp;restarts:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>R&amp;ole:</source>
+        <translation>R&amp;ole:</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>at most %1</source>
+        <translation>at most %1</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::TensorBoardTab</name>
+    <message>
+        <location filename="../app/src/jobview/tensorboardtab.cpp" line="26"/>
+        <source>Reload TensorBoard</source>
+        <translation>Reload TensorBoard</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/tensorboardtab.cpp" line="29"/>
+        <source>Open TensorBoard in the web browser</source>
+        <translation>Open TensorBoard in the web browser</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::UsageChartView</name>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="11"/>
+        <source>No container use yet: executors report it while their tasks run.</source>
+        <translation>No container use yet: executors report it while their tasks run.</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="65"/>
+        <source>Memory</source>
+        <translation>Memory</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="66"/>
+        <source>CPU use</source>
+        <translation>CPU use</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="71"/>
+        <source>Time</source>
+        <translation>Time</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="75"/>
+        <source>Resident memory (MiB)</source>
+        <translation>Resident memory (MiB)</translation>
+    </message>
+    <message>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="76"/>
+        <source>CPU (cores)</source>
+        <translation>CPU (cores)</translation>
+    </message>
+</context>
+</TS>
