@@ -52,19 +52,6 @@ std::string request_error_sentence(beast::error_code ec, const ProxyOptions& opt
   return "The request is not well-formed HTTP/1.1 (" + ec.message() + ").";
 }
 
-// Writes what the serializer holds at once when the socket takes it, which
-// spares a trip through the event loop; false when the socket is full and
-// the rest needs an asynchronous write. Sockets are non-blocking.
-template <class Serializer>
-bool wrote_at_once(Socket& socket, Serializer& serializer, beast::error_code& ec) {
-  http::write(socket, serializer, ec);
-  if (ec == net::error::would_block || ec == net::error::try_again) {
-    ec = {};
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 ClientSession::ClientSession(Socket socket, ProxyContext& context, UpstreamPool& pool)
@@ -94,10 +81,8 @@ void ClientSession::read_request_head() {
   request_parser_.emplace();
   request_parser_->header_limit(static_cast<std::uint32_t>(context_.options.max_header_bytes));
   request_parser_->body_limit(context_.options.max_request_body_bytes);
-  upstream_request_.reset();
-  request_serializer_.reset();
-  response_serializer_.reset();
-  client_response_.reset();
+  request_out_.reset();
+  response_out_.reset();
   response_parser_.reset();
   page_.reset();
   resolution_.reset();
@@ -216,31 +201,19 @@ void ClientSession::on_upstream_connected(beast::error_code ec) {
 }
 
 void ClientSession::send_request_head() {
-  const auto& head = request_parser_->get();
-  upstream_request_.emplace(upstream_request_head(head, route_, upstream_->authority, client_address_,
-                                                  request_parser_->chunked(),
-                                                  request_parser_->content_length().value_or(0)));
-  auto& body = upstream_request_->body();
-  body.data = nullptr;
-  body.size = 0;
-  body.more = request_has_body_;
-  request_serializer_.emplace(*upstream_request_);
+  const auto head = upstream_request_head(request_parser_->get(), route_, upstream_->authority, client_address_,
+                                          request_parser_->chunked(), request_parser_->content_length().value_or(0));
+  request_out_.emplace(serialize_head(head), request_parser_->chunked());
+  request_out_->frame(nullptr, 0, !request_has_body_);
   write_upstream_request();
 }
 
 void ClientSession::write_upstream_request() {
   watch(Waiting::upstream, context_.options.idle_timeout);
-  if (beast::error_code ec; wrote_at_once(upstream_->socket, *request_serializer_, ec)) {
-    on_upstream_request_written(ec);
-    return;
-  }
-  http::async_write(
-      upstream_->socket, *request_serializer_,
-      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_upstream_request_written(ec); });
+  send(upstream_->socket, *request_out_, &ClientSession::on_upstream_request_written);
 }
 
 void ClientSession::on_upstream_request_written(beast::error_code ec) {
-  if (ec == http::error::need_buffer) ec = {};
   if (ec) {
     if (may_retry()) {
       upstream_.reset();
@@ -251,7 +224,7 @@ void ClientSession::on_upstream_request_written(beast::error_code ec) {
                                              " closed the connection while taking the request (" + ec.message() + ").");
     return;
   }
-  if (request_serializer_->is_done()) {
+  if (request_out_->ended()) {
     read_response_head();
     return;
   }
@@ -302,10 +275,7 @@ void ClientSession::on_request_body(beast::error_code ec) {
     read_request_body();
     return;
   }
-  auto& out = upstream_request_->body();
-  out.data = produced > 0 ? body_buffer_.get() : nullptr;
-  out.size = produced;
-  out.more = !request_parser_->is_done();
+  request_out_->frame(body_buffer_.get(), produced, request_parser_->is_done());
   write_upstream_request();
 }
 
@@ -340,6 +310,11 @@ void ClientSession::on_response_head(beast::error_code ec) {
     return;
   }
   const auto code = response_parser_->get().result_int();
+  if (code < 100) {
+    upstream_failed(status::bad_gateway,
+                    "TensorBoard of " + app + " answered with status " + std::to_string(code) + ", which HTTP lacks.");
+    return;
+  }
   if (code == 101) {
     upstream_failed(status::bad_gateway, "TensorBoard of " + app + " switched protocols, which this proxy refuses.");
     return;
@@ -354,30 +329,30 @@ void ClientSession::on_response_head(beast::error_code ec) {
 
 void ClientSession::start_response() {
   const auto& upstream_head = response_parser_->get();
-  client_response_.emplace(client_response_head(upstream_head, route_.application_id, upstream_->authority));
-  auto& response = *client_response_;
+  auto response = client_response_head(upstream_head, route_.application_id, upstream_->authority);
   response.version(request_parser_->get().version());
   const auto code = upstream_head.result_int();
+  bool chunked = false;
   if (request_is_head() || code == 204 || code == 304) {
     if (const auto length = upstream_head[http::field::content_length]; !length.empty() && code != 204) {
       response.set(http::field::content_length, length);
     }
   } else if (const auto length = response_parser_->content_length()) {
-    response.content_length(*length);
+    response.set(http::field::content_length, std::to_string(*length));
   } else if (response.version() >= 11) {
     // Chunked upstream, or one that ends its body by closing.
-    response.chunked(true);
+    response.set(http::field::transfer_encoding, "chunked");
+    chunked = true;
   } else {
     // An HTTP/1.0 client learns the end of the body from the closed connection.
     client_keep_alive_ = false;
   }
-  response.keep_alive(client_keep_alive_);
-  auto& out = response.body();
-  out.data = nullptr;
-  out.size = 0;
-  out.more = !response_parser_->is_done();
-  response_serializer_.emplace(response);
+  // Connection went with the hop-by-hop fields; only a change from the version's default is said.
+  if (response.version() >= 11 && !client_keep_alive_) response.set(http::field::connection, "close");
+  if (response.version() == 10 && client_keep_alive_) response.set(http::field::connection, "keep-alive");
+  response_out_.emplace(serialize_head(response), chunked);
   if (response_parser_->is_done()) {
+    response_out_->frame(nullptr, 0, true);
     write_client_response();
   } else {
     read_response_body();
@@ -420,26 +395,31 @@ void ClientSession::on_response_body(beast::error_code ec) {
     read_response_body();
     return;
   }
-  auto& out = client_response_->body();
-  out.data = produced > 0 ? body_buffer_.get() : nullptr;
-  out.size = produced;
-  out.more = !response_parser_->is_done();
+  response_out_->frame(body_buffer_.get(), produced, response_parser_->is_done());
   write_client_response();
 }
 
 void ClientSession::write_client_response() {
   watch(Waiting::client, context_.options.idle_timeout);
-  if (beast::error_code ec; wrote_at_once(client_, *response_serializer_, ec)) {
-    on_client_response_written(ec);
+  send(client_, *response_out_, &ClientSession::on_client_response_written);
+}
+
+void ClientSession::send(Socket& socket, OutgoingMessage& message, void (ClientSession::*done)(error_code)) {
+  // At once when the socket takes it all, which spares a trip through the
+  // event loop; what it does not take goes asynchronously.
+  beast::error_code ec;
+  const auto written = net::write(socket, message.pieces(), ec);
+  if (ec == net::error::would_block || ec == net::error::try_again) {
+    message.consume(written);
+    net::async_write(socket, message.pieces(), [self = shared_from_this(), done](beast::error_code write_ec, std::size_t) {
+      ((*self).*done)(write_ec);
+    });
     return;
   }
-  http::async_write(client_, *response_serializer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    self->on_client_response_written(ec);
-  });
+  (this->*done)(ec);
 }
 
 void ClientSession::on_client_response_written(beast::error_code ec) {
-  if (ec == http::error::need_buffer) ec = {};
   response_started_ = true;
   if (ec) {
     // The client left; the rest of the answer would corrupt the upstream connection.
@@ -447,7 +427,7 @@ void ClientSession::on_client_response_written(beast::error_code ec) {
     close_now();
     return;
   }
-  if (response_serializer_->is_done()) {
+  if (response_out_->ended()) {
     finish_exchange();
   } else {
     read_response_body();

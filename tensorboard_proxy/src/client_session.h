@@ -11,6 +11,7 @@
 #include <string>
 
 #include "io_types.h"
+#include "outgoing_message.h"
 #include "proxy_context.h"
 #include "upstream_pool.h"
 
@@ -45,6 +46,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void on_response_body(error_code ec);
   void write_client_response();
   void on_client_response_written(error_code ec);
+  void send(Socket& socket, OutgoingMessage& message, void (ClientSession::*done)(error_code));
   void finish_exchange();
 
   // The request failed at the upstream: a page while the client has seen
@@ -88,11 +90,9 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   ProxyRoute route_;
   ResolutionPtr resolution_;
   std::unique_ptr<UpstreamConnection> upstream_;
-  std::optional<boost::beast::http::request<boost::beast::http::buffer_body>> upstream_request_;
-  std::optional<boost::beast::http::request_serializer<boost::beast::http::buffer_body>> request_serializer_;
+  std::optional<OutgoingMessage> request_out_;
   std::optional<boost::beast::http::response_parser<boost::beast::http::buffer_body>> response_parser_;
-  std::optional<boost::beast::http::response<boost::beast::http::buffer_body>> client_response_;
-  std::optional<boost::beast::http::response_serializer<boost::beast::http::buffer_body>> response_serializer_;
+  std::optional<OutgoingMessage> response_out_;
   std::optional<boost::beast::http::response<boost::beast::http::string_body>> page_;
   bool client_keep_alive_ = false;
   bool request_has_body_ = false;

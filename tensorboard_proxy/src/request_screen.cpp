@@ -341,7 +341,11 @@ std::string serialize_head(const http::response_header<>& head) {
   std::string text;
   text.reserve(512);
   text += head.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
-  text += std::to_string(head.result_int());
+  // Always three digits, as the status line demands.
+  const auto code = head.result_int() % 1000;
+  text += static_cast<char>('0' + code / 100);
+  text += static_cast<char>('0' + code / 10 % 10);
+  text += static_cast<char>('0' + code % 10);
   text += ' ';
   text += view(head.reason());
   text += "\r\n";

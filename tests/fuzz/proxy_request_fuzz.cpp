@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -95,9 +94,7 @@ void check_request(std::string_view bytes, const spindle::tbproxy::ScreenPolicy&
   require(view(upstream[http::field::cookie]).find(spindle::tbproxy::token_cookie_name) == std::string_view::npos);
 
   // What TensorBoard receives must read back as the same request.
-  std::ostringstream written;
-  written << upstream;
-  const auto text = written.str();
+  const auto text = spindle::tbproxy::serialize_head(upstream);
   http::request_parser<http::empty_body> again;
   again.header_limit(64 * 1024);
   again.body_limit(std::numeric_limits<std::uint64_t>::max());
@@ -133,6 +130,15 @@ void check_response(std::string_view bytes) {
   require_no_hop_by_hop(head);
   require(head.count(http::field::content_length) == 0 && head.count(http::field::transfer_encoding) == 0);
   require(head.result_int() == parser.get().result_int());
+  // The head the client receives must read back as a response too.
+  const auto text = spindle::tbproxy::serialize_head(head);
+  http::response_parser<http::empty_body> again;
+  again.header_limit(64 * 1024);
+  again.skip(true);
+  std::size_t again_used = 0;
+  require(parse_head(again, text, again_used));
+  require(again_used == text.size());
+  require(again.get().result_int() == head.result_int());
   for (const auto& field : head) {
     if (field.name() != http::field::location) continue;
     const auto location = view(field.value());

@@ -4,83 +4,28 @@
 #include <map>
 
 #include "convert.h"
-#include "spindle/client/job_connection.h"
-#include "spindle/client/job_records.h"
-#include "spindle/core/cluster_spec.h"
+#include "spindle/client/tensorboard_lookup.h"
 #include "spindle/tbproxy/proxy_server.h"
 
 namespace spindle::gui {
-namespace {
 
-using tbproxy::UpstreamLookup;
-using tbproxy::UpstreamState;
-using tbproxy::UpstreamUnavailable;
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-// The job's TensorBoard task as its application master reports it.
-UpstreamLookup findTensorBoard(client::JobConnection& job) {
-  const auto& id = job.application_id();
-  auto report = job.report();
-  if (!report) {
-    return UpstreamUnavailable{UpstreamState::unreachable,
-                               "The ResourceManager did not say where " + id + " runs: " + report.error().message};
-  }
-  if (report->finished()) {
-    return UpstreamUnavailable{UpstreamState::ended, "The job " + id + " has ended (" + lower(report->final_status) +
-                                                         "), and its TensorBoard with it."};
-  }
-  const auto status = job.live_status();
-  if (!status) {
-    return UpstreamUnavailable{UpstreamState::starting,
-                               "The job " + id + " is " + lower(report->state) + " and its TensorBoard is not up yet."};
-  }
-  for (const auto& task : status->tasks) {
-    if (task.task != "tensorboard:0") continue;
-    if (task.phase == "failed" || task.phase == "stopped" || task.phase == "succeeded") {
-      return UpstreamUnavailable{UpstreamState::unreachable, "TensorBoard of " + id + " has " + task.phase + "."};
-    }
-    if (task.address.empty()) {
-      return UpstreamUnavailable{UpstreamState::starting, "TensorBoard of " + id + " is " + task.phase + "."};
-    }
-    auto address = parse_host_port(task.address);
-    if (!address) return UpstreamUnavailable{UpstreamState::unreachable, address.error().message};
-    return tbproxy::UpstreamAddress{address->host, address->port};
-  }
-  return UpstreamUnavailable{UpstreamState::unknown,
-                             "The job " + id + " has no TensorBoard; add a tensorboard task to its spec."};
-}
-
-}  // namespace
-
-// Jobs this machine submitted (whose records it holds), one connection each.
+// The jobs' TensorBoards through the current Hadoop set-up; a new set-up
+// takes effect for the next lookup, even in a running proxy.
 struct TensorBoardProxy::Lookup {
   std::mutex mutex;
-  HadoopSetup setup;
-  std::optional<yarn::HadoopConfiguration> configuration;
-  std::map<std::string, client::JobConnection> connections;
+  tbproxy::UpstreamResolver current;
 
-  UpstreamLookup operator()(const std::string& applicationId) {
-    if (!client::JobRecords().load(applicationId)) {
-      return UpstreamUnavailable{UpstreamState::unknown,
-                                 "No job " + applicationId + " was submitted from this machine."};
-    }
+  void use(const HadoopSetup& setup) {
     std::lock_guard lock(mutex);
-    if (!configuration) {
-      auto loaded = setup.load();
-      if (!loaded) return UpstreamUnavailable{UpstreamState::unreachable, loaded.error().message};
-      configuration = std::move(*loaded);
+    current = client::submitted_jobs_tensorboards([setup] { return setup.load(); });
+  }
+  tbproxy::UpstreamLookup operator()(const std::string& applicationId) {
+    tbproxy::UpstreamResolver resolver;
+    {
+      std::lock_guard lock(mutex);
+      resolver = current;
     }
-    auto found = connections.find(applicationId);
-    if (found == connections.end()) {
-      auto opened = client::JobConnection::open(*configuration, applicationId);
-      if (!opened) return UpstreamUnavailable{UpstreamState::unreachable, opened.error().message};
-      found = connections.emplace(applicationId, std::move(*opened)).first;
-    }
-    return findTensorBoard(found->second);
+    return resolver(applicationId);
   }
 };
 
@@ -96,10 +41,7 @@ TensorBoardProxy::~TensorBoardProxy() {
 void TensorBoardProxy::setSetup(const HadoopSetup& setup) {
   std::lock_guard lock(mutex_);
   if (!lookup_) lookup_ = std::make_shared<Lookup>();
-  std::lock_guard lookupLock(lookup_->mutex);
-  lookup_->setup = setup;
-  lookup_->configuration.reset();
-  lookup_->connections.clear();
+  lookup_->use(setup);
 }
 
 void TensorBoardProxy::setResolver(tbproxy::UpstreamResolver resolver) {
@@ -113,7 +55,7 @@ QUrl TensorBoardProxy::url(const QString& applicationId, QString* error) {
   if (!server_) {
     if (!lookup_) {
       lookup_ = std::make_shared<Lookup>();
-      lookup_->setup = HadoopSetup::fromSettings();
+      lookup_->use(HadoopSetup::fromSettings());
     }
     tbproxy::ProxyOptions options;
     options.bind_address = "127.0.0.1";
