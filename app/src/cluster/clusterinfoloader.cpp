@@ -2,6 +2,7 @@
 
 #include <QtConcurrent>
 #include <algorithm>
+#include <cstdint>
 
 #include "convert.h"
 #include "spindle/yarn/application_client.h"
@@ -86,7 +87,10 @@ ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
   outcome.info.maxVcores = created->maximum.vcores;
   const auto gpuMaximum = created->maximum.others.find("yarn.io/gpu");
   if (gpuMaximum != created->maximum.others.end()) {
-    outcome.info.maxGpus = std::min(outcome.info.maxGpus, static_cast<int>(gpuMaximum->second));
+    // Until the scheduler has seen the nodes' GPUs, its maximum can be
+    // "unlimited" (the largest 64-bit value): compare before narrowing.
+    outcome.info.maxGpus =
+        static_cast<int>(std::min<std::int64_t>(outcome.info.maxGpus, static_cast<std::int64_t>(gpuMaximum->second)));
   }
   outcome.info.known = true;
   return outcome;
