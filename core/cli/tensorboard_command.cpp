@@ -5,15 +5,12 @@
 #include <unistd.h>
 
 #include <iostream>
-#include <map>
 #include <memory>
-#include <mutex>
 
 #include "cli/exit_codes.h"
 #include "spindle/client/job_connection.h"
 #include "spindle/client/job_records.h"
 #include "spindle/client/tensorboard_lookup.h"
-#include "spindle/core/cluster_spec.h"
 #include "spindle/tbproxy/proxy_server.h"
 
 namespace spindle::cli {

@@ -26,6 +26,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void start();
 
  private:
+  // The one buffer a body passes through, whatever its size.
+  static constexpr std::size_t body_buffer_bytes = 64 * 1024;
   using error_code = boost::beast::error_code;
   using status = boost::beast::http::status;
 

@@ -45,9 +45,12 @@ bool stream_body(tcp::socket& socket, std::uint64_t total, bool chunked) {
                                          std::to_string(total) + "\r\n\r\n";
   if (!write_all(socket, head)) return false;
   constexpr std::size_t piece_size = 60'000;  // not the proxy's buffer size, so pieces straddle
+  // One buffer refilled, so this process's memory shows only the proxy's.
+  std::string piece(piece_size, '\0');
   for (std::uint64_t sent = 0; sent < total;) {
     const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size, total - sent));
-    const auto piece = pattern(sent, size);
+    piece.resize(size);
+    for (std::size_t i = 0; i < size; ++i) piece[i] = pattern_byte(sent + i);
     if (chunked && !write_all(socket, hex(size) + "\r\n")) return false;
     if (!write_all(socket, piece)) return false;
     if (chunked && !write_all(socket, "\r\n")) return false;
@@ -146,6 +149,7 @@ bool answer(tcp::socket& socket, const Request& request, UpstreamLog& log, std::
     return write_all(socket,
                      "HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
   }
+  if (path == "/odd-status") return write_all(socket, "HTTP/1.1 003 Odd\r\nContent-Length: 0\r\n\r\n");
   if (path == "/until-close") {
     write_all(socket, "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n" + pattern(0, 100'000));
     return false;

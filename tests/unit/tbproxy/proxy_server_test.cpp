@@ -199,6 +199,13 @@ TEST_F(ProxyTest, UpstreamClosingWithoutAnswerIsABadGateway) {
   EXPECT_NE(response.body().find("closed the connection without an answer"), std::string::npos);
 }
 
+TEST_F(ProxyTest, StatusOutsideHttpIsABadGateway) {
+  Client client(proxy_port());
+  const auto response = client.send(get(job_path("/odd-status")));
+  EXPECT_EQ(response.result(), http::status::bad_gateway);
+  EXPECT_NE(response.body().find("answered with status 3, which HTTP lacks."), std::string::npos) << response.body();
+}
+
 TEST_F(ProxyTest, RedirectsTheBareJobPathToItsSlash) {
   Client client(proxy_port());
   const auto response = client.send(get(std::string("/tb/") + running_job + "?a=b"));
