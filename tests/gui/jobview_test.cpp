@@ -37,6 +37,7 @@
 #include "jobview/scalarfeed.h"
 #include "jobview/usagechartview.h"
 #include "mainwindow.h"
+#include "screenshot.h"
 #include "spindle/client/history_store.h"
 #include "theme.h"
 
@@ -80,22 +81,6 @@ double contrast(const QColor& a, const QColor& b) {
   };
   const double x = luminance(a), y = luminance(b);
   return (std::max(x, y) + 0.05) / (std::min(x, y) + 0.05);
-}
-
-void saveShot(QWidget* widget, const QString& name) {
-  QDir().mkpath(QStringLiteral(SPINDLE_SCREENSHOT_DIR));
-  QApplication::processEvents();
-  const QImage image = widget->grab().toImage();
-  QVERIFY(!image.isNull());
-  QVERIFY(image.width() >= 800 && image.height() >= 500);
-  QSet<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 7) {
-    for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
-  }
-  QVERIFY2(colours.size() > 20, qPrintable(name));
-  const QString path = QDir(QStringLiteral(SPINDLE_SCREENSHOT_DIR)).filePath(name + QStringLiteral(".png"));
-  QVERIFY(image.save(path));
-  qInfo().noquote() << "saved" << path;
 }
 
 // A job of six tasks in every phase there is, for pictures.
@@ -719,7 +704,7 @@ class JobViewTest : public QObject {
   void openedUrl(const QUrl& url) { opened_ = url; }
 
  private:
-  static void save(QWidget* widget, const QString& name) { saveShot(widget, name); }
+  static void save(QWidget* widget, const QString& name) { saveScreenshot(widget, name); }
 
   QTemporaryDir directory_;
   QString logDirectory_;

@@ -12,6 +12,7 @@
 #include "gui_test_main.h"
 #include "jobs/jobswidget.h"
 #include "mainwindow.h"
+#include "screenshot.h"
 #include "spindle/client/history_store.h"
 #include "theme.h"
 
@@ -54,23 +55,6 @@ void fillHistory(const QString& path) {
   }
 }
 
-void save(QWidget* widget, const QString& name) {
-  QDir().mkpath(QStringLiteral(SPINDLE_SCREENSHOT_DIR));
-  QApplication::processEvents();
-  const QImage image = widget->grab().toImage();
-  QVERIFY(!image.isNull());
-  QVERIFY(image.width() >= 800 && image.height() >= 500);
-  // Not a blank picture: many colours in it.
-  QSet<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 7) {
-    for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
-  }
-  QVERIFY2(colours.size() > 20, qPrintable(name));
-  const QString path = QDir(QStringLiteral(SPINDLE_SCREENSHOT_DIR)).filePath(name + QStringLiteral(".png"));
-  QVERIFY(image.save(path));
-  qInfo().noquote() << "saved" << path;
-}
-
 }  // namespace
 
 class ScreenshotsTest : public QObject {
@@ -100,7 +84,7 @@ class ScreenshotsTest : public QObject {
 
     window.showJobs();
     window.jobsWidget()->selectApplication(QStringLiteral("application_1795288567147_0031"));
-    save(&window, QStringLiteral("jobs") + suffix);
+    saveScreenshot(&window, QStringLiteral("jobs") + suffix);
 
     QString error;
     QVERIFY2(
@@ -109,16 +93,16 @@ class ScreenshotsTest : public QObject {
         qPrintable(error));
     window.showDesigner();
     window.designer()->showPage(QStringLiteral("worker"));
-    save(&window, QStringLiteral("designer") + suffix);
+    saveScreenshot(&window, QStringLiteral("designer") + suffix);
 
     // The same page with a mistake being typed.
     auto* memory = window.designer()->fieldWidget(QStringLiteral("tasks.worker.memory"));
     QMetaObject::invokeMethod(memory, "setText", Q_ARG(QString, QStringLiteral("2 GB")));
     window.designer()->validateNow();
-    save(&window, QStringLiteral("designer-problem") + suffix);
+    saveScreenshot(&window, QStringLiteral("designer-problem") + suffix);
 
     window.openJob(QStringLiteral("application_1795288567147_0029"));
-    save(&window, QStringLiteral("job-summary") + suffix);
+    saveScreenshot(&window, QStringLiteral("job-summary") + suffix);
     applyPalette(*qApp, false);
   }
 
