@@ -48,10 +48,20 @@ nlohmann::json attempt_json(const client::TaskAttemptEntry& attempt) {
           {"finished_ms", attempt.finished_ms}};
 }
 
-void print_json(const client::JobHistoryEntry& job, const std::vector<client::TaskAttemptEntry>& attempts,
-                const std::vector<JobEvent>& events) {
+void print_json(const client::JobHistoryEntry& job, const std::vector<client::MasterAttemptEntry>& masters,
+                const std::vector<client::TaskAttemptEntry>& attempts, const std::vector<JobEvent>& events) {
   nlohmann::json out = history_entry_json(job);
   out["spec"] = job.spec_yaml;
+  out["master_attempts"] = nlohmann::json::array();
+  for (const auto& master : masters) {
+    out["master_attempts"].push_back({{"attempt", master.attempt},
+                                      {"container", master.container},
+                                      {"host", master.host},
+                                      {"state", master.state},
+                                      {"diagnostics", master.diagnostics},
+                                      {"started_ms", master.started_ms},
+                                      {"finished_ms", master.finished_ms}});
+  }
   out["attempts"] = nlohmann::json::array();
   for (const auto& attempt : attempts) out["attempts"].push_back(attempt_json(attempt));
   out["events"] = nlohmann::json::array();
@@ -65,14 +75,25 @@ void print_json(const client::JobHistoryEntry& job, const std::vector<client::Ta
   std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
-void print_text(const client::JobHistoryEntry& job, const std::vector<client::TaskAttemptEntry>& attempts,
-                const std::vector<JobEvent>& events) {
+void print_text(const client::JobHistoryEntry& job, const std::vector<client::MasterAttemptEntry>& masters,
+                const std::vector<client::TaskAttemptEntry>& attempts, const std::vector<JobEvent>& events) {
   std::cout << job.application_id << "  " << job.name << "  (" << job.user << ", queue " << job.queue << ")\n"
             << "state      " << job.state << '\n'
             << "submitted  " << local_time(job.submitted_ms) << '\n'
             << "started    " << local_time(job.started_ms) << '\n'
             << "finished   " << local_time(job.finished_ms) << '\n';
   if (!job.diagnostics.empty()) std::cout << "diagnostics\n  " << job.diagnostics << '\n';
+  // One line per application master attempt, once there was more than one.
+  if (masters.size() > 1) {
+    std::cout << "application master attempts\n";
+    for (const auto& master : masters) {
+      std::cout << "  " << master.attempt << "  " << std::left << std::setw(10) << master.state << std::setw(42)
+                << master.container << master.host;
+      const auto first_line = master.diagnostics.substr(0, master.diagnostics.find('\n'));
+      if (!first_line.empty()) std::cout << "  " << first_line.substr(0, 200);
+      std::cout << '\n';
+    }
+  }
   std::cout << '\n'
             << std::left << std::setw(16) << "TASK" << std::setw(9) << "ATTEMPT" << std::setw(11) << "PHASE"
             << std::setw(7) << "EXIT" << std::setw(42) << "CONTAINER"
@@ -111,14 +132,18 @@ int run_history(const HistoryOptions& options) {
   }
   auto attempts = history->attempts(options.application);
   auto events = history->events(options.application);
-  if (!attempts || !events) {
-    std::cerr << (attempts ? events.error().message : attempts.error().message) << '\n';
+  auto masters = history->master_attempts(options.application);
+  if (!attempts || !events || !masters) {
+    std::cerr << (!attempts ? attempts.error().message
+                  : !events ? events.error().message
+                            : masters.error().message)
+              << '\n';
     return exit_bad_input;
   }
   if (options.json) {
-    print_json(**known, *attempts, *events);
+    print_json(**known, *masters, *attempts, *events);
   } else {
-    print_text(**known, *attempts, *events);
+    print_text(**known, *masters, *attempts, *events);
   }
   return exit_done;
 }

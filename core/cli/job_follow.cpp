@@ -55,8 +55,9 @@ int follow_job(client::JobConnection& job, std::ostream& progress) {
   while (true) {
     auto report = job.report();
     if (!report) {
-      // A ResourceManager restart is survivable; a minute of silence is not.
-      if (++unreachable > 60) {
+      // A ResourceManager restart is survivable; a minute of silence is not,
+      // and neither is a missing or expired Kerberos ticket.
+      if (report.error().kind == Error::Kind::authentication || ++unreachable > 60) {
         std::cerr << report.error().message << '\n';
         return exit_cluster_unreachable;
       }

@@ -1,6 +1,9 @@
 #include "spindle/client/job_connection.h"
 
+#include "spindle/yarn/cluster_identity.h"
+
 #include <chrono>
+#include <cstdlib>
 
 namespace spindle::client {
 namespace {
@@ -19,6 +22,7 @@ Result<JobConnection> JobConnection::open(const yarn::HadoopConfiguration& confi
   if (auto loaded = JobRecords().load(id->to_string())) record = std::move(*loaded);
   JobConnection job(yarn::ApplicationClient(yarn::ApplicationClient::options_for(configuration)), *id,
                     std::move(record));
+  if (auto user = yarn::cluster_user(configuration)) job.cluster_user_ = std::move(*user);
   if (auto history = HistoryStore::open()) {
     job.history_ = std::make_shared<HistoryStore>(std::move(*history));
   } else {
@@ -47,6 +51,34 @@ void JobConnection::record_report(const yarn::ApplicationReport& report) {
   (void)history_->record_job(seen);
   (void)history_->record_state(application_id_, history_state(report.state, report.final_status), report.diagnostics,
                                report.start_time, report.finish_time, report.tracking_url);
+  record_master_attempts(report.finished());
+}
+
+void JobConnection::record_master_attempts(bool finished) {
+  // Attempts change rarely: a look every half minute, and one at the end.
+  const auto now = std::chrono::steady_clock::now();
+  if (final_master_attempts_recorded_ || (!finished && now - master_attempts_recorded_ < std::chrono::seconds(30))) {
+    return;
+  }
+  auto attempts = client_.attempts(id_);
+  if (!attempts) return;
+  master_attempts_recorded_ = now;
+  final_master_attempts_recorded_ = finished;
+  std::vector<MasterAttemptEntry> entries;
+  for (const auto& attempt : *attempts) {
+    MasterAttemptEntry entry;
+    // appattempt_<cluster timestamp>_<application>_<attempt>
+    const auto last = attempt.id.rfind('_');
+    entry.attempt = last == std::string::npos ? 0 : std::atoi(attempt.id.c_str() + last + 1);
+    entry.container = attempt.am_container;
+    entry.host = attempt.host;
+    entry.state = attempt.state;
+    entry.diagnostics = attempt.diagnostics;
+    entry.started_ms = attempt.start_time;
+    entry.finished_ms = attempt.finish_time;
+    entries.push_back(std::move(entry));
+  }
+  (void)history_->record_master_attempts(application_id_, entries);
 }
 
 void JobConnection::record_status(const JobStatus& status) {

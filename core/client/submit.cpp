@@ -11,8 +11,10 @@
 #include "client/staging.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
+#include "spindle/client/security_tokens.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/yarn/application_client.h"
+#include "spindle/yarn/cluster_identity.h"
 #include "spindle/yarn/credentials.h"
 
 namespace spindle::client {
@@ -78,7 +80,11 @@ Result<void, SubmitError> check_against_cluster(const JobSpec& spec, yarn::Appli
     if (!task.node_label.empty()) wanted_labels.insert(task.node_label);
   }
   auto queue = client.queue(spec.queue, false);
-  if (!queue) return bad_input(queue.error().message);
+  if (!queue) {
+    // Not being let in is the cluster's answer, not the spec's fault.
+    if (queue.error().kind == Error::Kind::authentication) return cluster_error(queue.error().message);
+    return bad_input(queue.error().message);
+  }
   if (wanted_labels.empty()) return {};
   auto nodes = client.nodes();
   if (!nodes) return cluster_error(nodes.error().message);
@@ -103,13 +109,15 @@ std::int64_t now_ms() {
 
 // The job goes into the history as soon as YARN has it. A history that
 // cannot be written is worth a warning, not the job.
-void record_submission(const JobSpec& spec, const std::string& application_id, std::int64_t submitted_ms,
+void record_submission(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
+                       const std::string& application_id, std::int64_t submitted_ms,
                        const std::function<void(const std::string&)>& progress) {
   auto history = HistoryStore::open();
   JobHistoryEntry entry;
   entry.application_id = application_id;
   entry.name = spec.name;
-  entry.user = yarn::hadoop_user_name();
+  auto user = yarn::cluster_user(configuration);
+  entry.user = user ? *user : yarn::hadoop_user_name();
   entry.queue = spec.queue;
   entry.spec_yaml = to_yaml(spec);
   entry.submitted_ms = submitted_ms;
@@ -138,6 +146,15 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
 
   auto secret = fresh_secret();
   if (!secret) return cluster_error(secret.error().message);
+  // On a Kerberos cluster the job's containers hold no ticket: they get
+  // delegation tokens for the file systems and the ResourceManager. Asked
+  // for before anything is staged, so a refusal leaves nothing behind.
+  JobTokenOptions token_options;
+  token_options.resource_manager_token = [&client](const std::string& renewer) {
+    return client.delegation_token(renewer);
+  };
+  auto tokens = obtain_job_tokens(spec, configuration, token_options);
+  if (!tokens) return cluster_error(tokens.error().message);
   auto staging = StagingArea::open(configuration, application_id);
   if (!staging) return cluster_error(staging.error().message);
   auto& area = **staging;
@@ -201,13 +218,16 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   request.priority = spec.priority;
   request.tags = spec.tags;
   request.max_attempts = spec.max_attempts;
+  // A later attempt of the application master adopts the running tasks
+  // instead of starting the job over.
+  request.keep_containers_across_attempts = spec.max_attempts > 1;
   request.am_resources = yarn::Resources{
       static_cast<std::int64_t>(spec.application_master.memory_mib), spec.application_master.vcores, {}};
   request.am.files = staged;
   request.am.environment["SPINDLE_RESOURCES"] = yarn::encode_local_files(staged);
   request.am.environment["SPINDLE_STAGING"] = area.removal_location();
   request.am.commands = {"./spindle-container master 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
-  yarn::Credentials credentials;
+  yarn::Credentials credentials = std::move(*tokens);
   credentials.secrets["spindle.job.secret"] = *secret;
   request.am.credentials = credentials.serialize();
 
@@ -227,7 +247,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     (void)client.kill(created->id, "its secret could not be kept on the submitting machine");
     return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));
   }
-  record_submission(spec, application_id, record.submitted_ms, progress);
+  record_submission(spec, configuration, application_id, record.submitted_ms, progress);
   return SubmittedJob{application_id, area.location()};
 }
 

@@ -30,6 +30,13 @@ UpstreamLookup find_tensorboard(JobConnection& job) {
     return UpstreamUnavailable{UpstreamState::unreachable,
                                "The ResourceManager did not say where " + id + " runs: " + report.error().message};
   }
+  // A job record may have come from elsewhere with its secret; YARN's word
+  // on whose job it is decides.
+  if (!job.cluster_user().empty() && report->user != job.cluster_user()) {
+    return UpstreamUnavailable{UpstreamState::forbidden, "The job " + id + " belongs to " + report->user + ", not to " +
+                                                             job.cluster_user() +
+                                                             "; the proxy shows only your own jobs' TensorBoards."};
+  }
   if (report->finished()) {
     return UpstreamUnavailable{UpstreamState::ended, "The job " + id + " has ended (" + lower(report->final_status) +
                                                          "), and its TensorBoard with it."};

@@ -55,9 +55,10 @@ class MasterBackend final : public JobApiBackend {
     woken_ = false;
   }
 
-  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container) override {
+  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container,
+                             const Reattachment& reattachment) override {
     std::lock_guard lock(mutex_);
-    return lifecycle_.register_task(task, address, container);
+    return lifecycle_.register_task(task, address, container, reattachment);
   }
   Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) override {
     std::lock_guard lock(mutex_);
@@ -101,6 +102,7 @@ class ApplicationMaster {
   ApplicationMaster(ContainerContext context, JobSpec spec, std::vector<yarn::LocalFile> staged_files)
       : context_(std::move(context)),
         staged_files_(std::move(staged_files)),
+        events_(10'000, events_numbered_after(context_.attempt)),
         rendezvous_(spec),
         lifecycle_(spec, rendezvous_, events_),
         backend_(lifecycle_, events_, rendezvous_, context_.application_id) {}
@@ -118,8 +120,11 @@ class ApplicationMaster {
     auto registration = scheduler.register_master(context_.host, server_->port(), tracking_url_);
     if (!registration) return registration.error();
     maximum_ = registration->maximum;
-    events_.append("job", "", "application master registered; job API at " + api_address_);
+    events_.append(
+        "job", "",
+        "application master attempt " + std::to_string(context_.attempt) + " registered; job API at " + api_address_);
     log("registered in queue " + registration->queue + "; job API at " + api_address_);
+    if (!registration->previous_containers.empty()) adopt_later(registration->previous_containers);
     return {};
   }
 
@@ -137,6 +142,7 @@ class ApplicationMaster {
         }
         lifecycle_.tick(Clock::now());
         silent = lifecycle_.take_containers_to_stop();
+        for (auto& unclaimed : lifecycle_.take_containers_to_release()) release_.push_back(std::move(unclaimed));
         asks = changed_asks(outstanding);
       }
       for (const auto& container : silent) stop(container);
@@ -237,6 +243,35 @@ class ApplicationMaster {
     return error.message.find("ApplicationMasterNotRegisteredException") != std::string::npos;
   }
 
+  // Sequence numbers of attempt N's events start above a million per
+  // earlier attempt, past anything one attempt numbers.
+  static std::uint64_t events_numbered_after(int attempt) {
+    return static_cast<std::uint64_t>(std::max(attempt - 1, 0)) * 1'000'000;
+  }
+
+  // YARN kept the earlier attempt's containers for this one: their tasks
+  // are adopted as their executors find this attempt and register again.
+  void adopt_later(const std::vector<yarn::AllocatedContainer>& containers) {
+    std::vector<AdoptableContainer> adoptable;
+    const auto& tasks = lifecycle_.spec().tasks;
+    for (const auto& container : containers) {
+      // Our asks number task types by allocation request id and priority alike.
+      auto request = container.allocation_request_id;
+      if (request < 0) request = container.priority - 1;
+      if (request < 0 || static_cast<std::size_t>(request) >= tasks.size()) {
+        // Not a task's: the earlier attempt's own container, or one we cannot place.
+        release_.push_back(container.id);
+        continue;
+      }
+      adoptable.push_back(AdoptableContainer{
+          container.id, tasks[static_cast<std::size_t>(request)].type, container.node, container.node_http_address,
+          "http://" + container.node_http_address + "/node/containerlogs/" + container.id + "/" + context_.user});
+    }
+    log(std::to_string(adoptable.size()) + " container(s) of earlier attempts still run; waiting for them to reattach");
+    std::lock_guard lock(backend_.mutex());
+    lifecycle_.expect_reattachment(std::move(adoptable), Clock::now() + reattach_patience);
+  }
+
   Result<void> register_again() {
     auto registration = scheduler_->register_master(context_.host, server_->port(), tracking_url_);
     if (!registration) return registration.error();
@@ -303,6 +338,7 @@ class ApplicationMaster {
   void launch(const yarn::AllocatedContainer& container) {
     std::optional<TaskId> task;
     int attempt = 0;
+    int restarts = 0;
     {
       std::lock_guard lock(backend_.mutex());
       const auto& tasks = lifecycle_.spec().tasks;
@@ -315,6 +351,7 @@ class ApplicationMaster {
         if (task) {
           const auto* record = lifecycle_.find(*task);
           attempt = record->restarts + record->lost;
+          restarts = record->restarts;
         }
       }
     }
@@ -326,10 +363,12 @@ class ApplicationMaster {
     launch.files = staged_files_;
     yarn::Credentials credentials;
     credentials.secrets[secret_alias] = context_.secret;
+    // Tasks reach HDFS (TensorFlow, TensorBoard) and the ResourceManager with the job's tokens.
+    credentials.tokens = context_.delegation_tokens;
     launch.credentials = credentials.serialize();
     launch.commands = {"./spindle-container task --task " + shell_quote(task->to_string()) + " --api " +
-                       shell_quote(api_address_) + " --attempt " + std::to_string(attempt) +
-                       " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
+                       shell_quote(api_address_) + " --attempt " + std::to_string(attempt) + " --restarts " +
+                       std::to_string(restarts) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
     auto* node = node_manager(container.node);
     Result<void> started = node ? node->start(container, launch)
                                 : Result<void>(make_error("the ResourceManager gave no token for " + container.node));
@@ -372,6 +411,9 @@ class ApplicationMaster {
   std::map<std::string, int> sent_;
   std::optional<Clock::time_point> unreachable_since_;
   static constexpr std::chrono::minutes resource_manager_patience{5};
+  // Executors notice a dead master within seconds (they heartbeat every 5 s
+  // and look for the next attempt after 8 s of silence).
+  static constexpr std::chrono::seconds reattach_patience{60};
   std::vector<std::string> release_;
   std::set<std::string> stopping_;
   std::uint64_t published_ = 0;
@@ -408,7 +450,7 @@ int run_application_master(const MasterOptions& options) {
     if ((*scheduler)->register_master(context->host, 0, "")) {
       (void)(*scheduler)->finish(yarn::FinalStatus::failed, why, "");
     }
-    (void)remove_staging(options.staging_location);
+    (void)remove_staging(options.staging_location, staging_token(context->delegation_tokens, options.staging_location));
     return 1;
   }
   ApplicationMaster master(*context, std::move(*spec), std::move(*staged));
@@ -424,7 +466,11 @@ int run_application_master(const MasterOptions& options) {
   if (!killed) {
     if (auto finished = master.finish(); !finished) log(finished.error().message);
   }
-  if (auto removed = remove_staging(options.staging_location); !removed) log(removed.error().message);
+  if (auto removed =
+          remove_staging(options.staging_location, staging_token(context->delegation_tokens, options.staging_location));
+      !removed) {
+    log(removed.error().message);
+  }
   // Those following the job's events read its last status now.
   if (!killed) std::this_thread::sleep_for(std::chrono::seconds(1));
   master.stop_api();

@@ -57,6 +57,9 @@ Result<ContainerContext> read_container_context() {
                       "); containers of a Spindle job get it from spindle submit");
   }
   context.secret = secret->second;
+  for (const auto& [alias, token] : credentials->tokens) {
+    if (token.kind != "YARN_AM_RM_TOKEN") context.delegation_tokens[alias] = token;
+  }
   return context;
 }
 

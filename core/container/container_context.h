@@ -1,8 +1,10 @@
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "spindle/core/result.h"
+#include "spindle/yarn/token.h"
 
 namespace spindle::container {
 
@@ -18,6 +20,10 @@ struct ContainerContext {
   std::string host;            // NM_HOST: the name YARN knows the node by
   std::string user;            // USER
   std::string secret;          // from $HADOOP_TOKEN_FILE_LOCATION
+  // The delegation tokens of $HADOOP_TOKEN_FILE_LOCATION (HDFS, RM; on a
+  // Kerberos cluster), by alias: what the job's other containers get too.
+  // The application master's own YARN_AM_RM_TOKEN is not among them.
+  std::map<std::string, yarn::Token> delegation_tokens;
 };
 
 Result<ContainerContext> read_container_context();

@@ -21,7 +21,7 @@ std::string environment(const char* name) {
 
 int usage() {
   std::cerr << "usage: spindle-container master\n"
-               "       spindle-container task --task TYPE:INDEX --api HOST:PORT [--attempt N]\n"
+               "       spindle-container task --task TYPE:INDEX --api HOST:PORT [--attempt N] [--restarts N]\n"
                "It runs inside containers YARN starts for a job `spindle submit` submitted.\n";
   return 2;
 }
@@ -46,6 +46,8 @@ int run(int argc, char** argv) {
       options.api_address = value;
     } else if (flag == "--attempt") {
       options.attempt = std::atoi(value.c_str());
+    } else if (flag == "--restarts") {
+      options.restarts = std::atoi(value.c_str());
     } else {
       return usage();
     }

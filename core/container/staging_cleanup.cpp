@@ -6,6 +6,9 @@
 
 #include <filesystem>
 
+#include "spindle/yarn/token_service.h"
+#include "spindle/yarn/token_url_string.h"
+
 namespace spindle::container {
 namespace {
 
@@ -13,7 +16,26 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 
-Result<void> remove_over_webhdfs(const std::string& location) {
+// host and port of an http:// location.
+std::pair<std::string, std::string> host_and_port(const std::string& location) {
+  const auto rest = location.substr(std::string_view("http://").size());
+  const auto authority = rest.substr(0, rest.find('/'));
+  const auto colon = authority.rfind(':');
+  return {authority.substr(0, colon), colon == std::string::npos ? "80" : authority.substr(colon + 1)};
+}
+
+std::string resolved_address(const std::string& host) {
+  try {
+    net::io_context io;
+    for (const auto& entry : net::ip::tcp::resolver(io).resolve(net::ip::tcp::v4(), host, "")) {
+      return entry.endpoint().address().to_string();
+    }
+  } catch (const std::exception&) {
+  }
+  return host;
+}
+
+Result<void> remove_over_webhdfs(const std::string& location, const std::optional<yarn::Token>& delegation) {
   // http://host:port/path?query
   const auto rest = location.substr(std::string_view("http://").size());
   const auto slash = rest.find('/');
@@ -22,8 +44,11 @@ Result<void> remove_over_webhdfs(const std::string& location) {
   const auto colon = authority.rfind(':');
   const auto host = authority.substr(0, colon);
   const auto port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
+  const auto path_and_query = rest.substr(slash);
   const auto target =
-      rest.substr(slash) + (rest.find('?') == std::string::npos ? "?" : "&") + "op=DELETE&recursive=true";
+      delegation ? path_and_query.substr(0, path_and_query.find('?')) +
+                       "?op=DELETE&recursive=true&delegation=" + yarn::encode_token_url_string(*delegation)
+                 : path_and_query + (rest.find('?') == std::string::npos ? "?" : "&") + "op=DELETE&recursive=true";
   try {
     net::io_context io;
     beast::tcp_stream stream(io);
@@ -37,7 +62,8 @@ Result<void> remove_over_webhdfs(const std::string& location) {
     http::read(stream, buffer, response);
     if (response.result_int() != 200) {
       return make_error("WebHDFS at " + authority + " refused to remove the staging directory: HTTP " +
-                        std::to_string(response.result_int()) + " " + response.body().substr(0, 300));
+                        std::to_string(response.result_int()) + " " +
+                        yarn::redact_token_parameters(response.body().substr(0, 300)));
     }
   } catch (const std::exception& e) {
     return make_error("cannot remove the staging directory through WebHDFS at " + authority + ": " + e.what());
@@ -47,7 +73,23 @@ Result<void> remove_over_webhdfs(const std::string& location) {
 
 }  // namespace
 
-Result<void> remove_staging(const std::string& location) {
+std::optional<yarn::Token> staging_token(const std::map<std::string, yarn::Token>& tokens,
+                                         const std::string& location) {
+  if (!location.starts_with("http://")) return std::nullopt;
+  const auto address = resolved_address(host_and_port(location).first);
+  const yarn::Token* only = nullptr;
+  int hdfs_tokens = 0;
+  for (const auto& [alias, token] : tokens) {
+    if (token.kind != yarn::hdfs_delegation_kind) continue;
+    if (token.service.substr(0, token.service.rfind(':')) == address) return token;
+    only = &token;
+    ++hdfs_tokens;
+  }
+  if (hdfs_tokens == 1) return *only;
+  return std::nullopt;
+}
+
+Result<void> remove_staging(const std::string& location, const std::optional<yarn::Token>& delegation) {
   if (location.empty()) return {};
   if (location.starts_with("file://")) {
     std::error_code ec;
@@ -55,7 +97,7 @@ Result<void> remove_staging(const std::string& location) {
     if (ec) return make_error("cannot remove the staging directory " + location + ": " + ec.message());
     return {};
   }
-  if (location.starts_with("http://")) return remove_over_webhdfs(location);
+  if (location.starts_with("http://")) return remove_over_webhdfs(location, delegation);
   return make_error("the staging location \"" + location + "\" is neither file:// nor a WebHDFS http:// URL");
 }
 

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 
 #include "container/container_context.h"
 #include "container/job_file.h"
+#include "container/master_link.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/shell_quote.h"
@@ -103,13 +105,18 @@ int run_task_executor(const ExecutorOptions& options) {
     return 2;
   }
   const HostPort address{context->host, reservation->port()};
-  JobApiClient client(api->host, api->port, context->secret);
+  MasterLink link(*api, context->secret, context->application_id, context->user);
+  // What a later application master attempt is told when this task reattaches.
+  Reattachment standing;
+  standing.present = true;
+  standing.restarts = std::clamp(options.restarts, 0, options.attempt);
+  standing.lost = options.attempt - standing.restarts;
 
   // The application master may still be starting its API when the first
   // executor comes up on a fast node: retry for a while.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(2);
   while (true) {
-    auto registered = client.register_task(*task, address, context->container_id);
+    auto registered = link.client().register_task(*task, address, context->container_id);
     if (registered) break;
     if (registered.error().message.find("refused " + task->to_string()) != std::string::npos ||
         std::chrono::steady_clock::now() > give_up) {
@@ -126,12 +133,14 @@ int run_task_executor(const ExecutorOptions& options) {
       log("stopped by signal " + std::to_string(signal) + " before the cluster was complete");
       return 128 + signal;
     }
-    auto answer = client.cluster_after(0, std::chrono::seconds(5));
+    auto answer = link.client().cluster_after(0, std::chrono::seconds(5));
     if (!answer) {
       log(answer.error().message);
+      link.follow(*task, address, context->container_id, standing);
       std::this_thread::sleep_for(std::chrono::seconds(1));
       continue;
     }
+    link.answered();
     cluster = std::move(*answer);
   }
   auto addresses = ClusterAddresses::create(*spec, cluster->addresses);
@@ -154,12 +163,18 @@ int run_task_executor(const ExecutorOptions& options) {
   (*forwarder)->forward_to(running->process_group());
   for (int signal : (*forwarder)->take()) (void)running->signal(signal);
 
-  // Follows newer cluster versions (a peer restarted elsewhere) on its own connection.
+  // Follows newer cluster versions (a peer restarted elsewhere) on its own
+  // connection, to wherever the master is now.
   std::atomic<std::uint64_t> seen_version = cluster->version;
-  std::thread([api = *api, secret = context->secret, &seen_version] {
-    JobApiClient watcher(api.host, api.port, secret);
+  std::thread([&link, secret = context->secret, &seen_version] {
+    std::uint64_t generation = link.generation();
+    auto watcher = std::make_unique<JobApiClient>(link.api().host, link.api().port, secret);
     while (true) {
-      auto answer = watcher.cluster_after(seen_version, std::chrono::seconds(30));
+      if (link.generation() != generation) {
+        generation = link.generation();
+        watcher = std::make_unique<JobApiClient>(link.api().host, link.api().port, secret);
+      }
+      auto answer = watcher->cluster_after(seen_version, std::chrono::seconds(30));
       if (!answer) {
         std::this_thread::sleep_for(std::chrono::seconds(2));
         continue;
@@ -188,7 +203,14 @@ int run_task_executor(const ExecutorOptions& options) {
       heartbeat.cpu_seconds = usage.cpu_seconds;
       heartbeat.processes = usage.processes;
       heartbeat.cluster_version = seen_version;
-      if (auto sent = client.heartbeat(*task, heartbeat); !sent) log(sent.error().message);
+      if (auto sent = link.client().heartbeat(*task, heartbeat); sent) {
+        link.answered();
+      } else {
+        log(sent.error().message);
+        standing.cluster_version = seen_version;
+        if (link.follow(*task, address, context->container_id, standing))
+          next_heartbeat = std::chrono::steady_clock::now();
+      }
       next_heartbeat = std::chrono::steady_clock::now() + heartbeat_interval;
     }
   }
@@ -199,7 +221,19 @@ int run_task_executor(const ExecutorOptions& options) {
   result.description = status->describe();
   if (!status->success()) result.stderr_tail = tail_of_file(stderr_file(), stderr_tail_bytes);
   log(task->to_string() + " " + result.description);
-  if (auto reported = client.report_result(*task, result); !reported) log(reported.error().message);
+  // The master may be between attempts: keep trying, following it, for as
+  // long as a new attempt takes to start and be reached.
+  standing.cluster_version = seen_version;
+  standing.command_ended = true;
+  const auto report_until = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (true) {
+    auto reported = link.client().report_result(*task, result);
+    if (reported) break;
+    log(reported.error().message);
+    if (link.application_ended() || std::chrono::steady_clock::now() > report_until) break;
+    link.follow(*task, address, context->container_id, standing);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
   return result.exit_code;
 }
 

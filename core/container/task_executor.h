@@ -9,6 +9,7 @@ struct ExecutorOptions {
   std::string task;         // "worker:1"
   std::string api_address;  // host:port of the application master's job API
   int attempt = 0;          // how many times this task was started before
+  int restarts = 0;         // of those, the restarts that spent its budget
   std::filesystem::path job_file = "job.json";
 };
 

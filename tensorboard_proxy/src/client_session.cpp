@@ -139,6 +139,10 @@ void ClientSession::on_resolved(const ResolutionPtr& resolution) {
                   why.message.empty() ? "The job " + app + " has ended, and its TensorBoard with it." : why.message,
                   keep_alive);
         return;
+      case UpstreamState::forbidden:
+        send_page(status::forbidden, why.message.empty() ? "The job " + app + " is not yours." : why.message,
+                  keep_alive);
+        return;
       case UpstreamState::unreachable:
         send_page(status::bad_gateway,
                   why.message.empty() ? "TensorBoard of " + app + " cannot be found now." : why.message, keep_alive,

@@ -1,6 +1,7 @@
 """Faults on the local YARN of tests/yarn-cluster, with real TensorFlow jobs:
-what Spindle does when a task's executor goes silent, and many jobs at once
-from one client. Each case checks the final state, the diagnostics, the
+what Spindle does when a task's executor goes silent, a node is lost, the
+ResourceManager or the application master restarts, containers are preempted,
+and many jobs at once from one client. Each case checks the final state, the diagnostics, the
 history and that nothing of the job is left running.
 
 Run by ctest (label faults, one test per case) with SPINDLE_CLI,
@@ -9,6 +10,7 @@ HADOOP_CONF_DIR, SPINDLE_SOURCE_DIR, SPINDLE_STATE_DIR and SPINDLE_DATA_DIR set.
 import concurrent.futures
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -183,6 +185,100 @@ class ResourceManagerRestart(JobTest):
         for task, container in containers.items():
             self.assertEqual(final[task]["container"], container, f"{task} was restarted")
             self.assertEqual(final[task]["earlier_attempts"], [])
+        self.assertEqual(wait_for_no_processes(application), [])
+
+
+def master_of(application_id, attempt=1):
+    """The pid of the job's application master (`spindle-container master`) of that attempt."""
+    wanted = (application_id[len("application_"):], attempt)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                words = cmdline.read().split(b"\0")
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                variables = environ.read().split(b"\0")
+        except OSError:
+            continue
+        if not (words and words[0].endswith(b"spindle-container") and b"master" in words):
+            continue
+        # container_[e<epoch>_]<cluster timestamp>_<application>_<attempt>_<number>
+        for variable in variables:
+            found = re.fullmatch(rb"CONTAINER_ID=container_(?:e\d+_)?(\d+_\d+)_(\d+)_\d+", variable)
+            if found and (found.group(1).decode(), int(found.group(2))) == wanted:
+                return int(pid)
+    return None
+
+
+class MasterRestart(JobTest):
+    def test_a_new_master_attempt_adopts_the_running_tasks(self):
+        output = os.path.join(self.directory, "output")
+        spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)
+        # Long enough that every task reattaches before the chief is done.
+        spec["env"]["TRAIN_STEPS"] = "20000"
+        spec["max_attempts"] = 2
+        application = submit_json(self, spec)
+        deadline = time.time() + 180
+        tasks = {}
+        while time.time() < deadline and len(tasks) < 3:
+            tasks = running_tasks(application)
+            time.sleep(1)
+        self.assertEqual(len(tasks), 3, status_of(application))
+        containers = {name: task["container"] for name, task in tasks.items()}
+        master = master_of(application)
+        self.assertIsNotNone(master, "no application master process")
+        os.kill(master, signal.SIGKILL)
+
+        watched = spindle("watch", application, timeout=900)
+        self.assertEqual(watched.returncode, 0, watched.stdout + watched.stderr)
+        record = json.loads(spindle("history", application, "--json").stdout)
+        self.assertEqual(record["state"], "succeeded", record["diagnostics"])
+        masters = record["master_attempts"]
+        self.assertEqual([m["attempt"] for m in masters], [1, 2], masters)
+        self.assertEqual(masters[0]["state"], "FAILED", masters)
+        self.assertNotEqual(masters[0]["container"], masters[1]["container"])
+        reattached = sorted(e["task"] for e in record["events"] if e["kind"] == "reattached")
+        self.assertEqual(reattached, sorted(containers), record["events"])
+        # No healthy task was started again: one container each, the first.
+        for task, container in containers.items():
+            attempts = [a for a in record["attempts"] if a["task"] == task]
+            self.assertEqual([a["container"] for a in attempts], [container], attempts)
+        final = {t["task"]: t for t in status_of(application)["job"]["tasks"]}
+        for task in containers:
+            self.assertEqual(final[task]["restarts"], 0, final[task])
+            self.assertEqual(final[task]["earlier_attempts"], [], final[task])
+        self.assertEqual(wait_for_no_processes(application), [])
+
+
+class NodeLossWithoutRoom(JobTest):
+    def test_a_task_no_other_node_can_take_fails_the_job_saying_why(self):
+        output = os.path.join(self.directory, "output")
+        spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)
+        spec["env"]["TRAIN_STEPS"] = "100000"
+        spec["queue"] = "ml-gpu"
+        spec["replacement_timeout"] = 20
+        spec["tasks"]["chief"]["node_label"] = "gpu"
+        del spec["tasks"]["tensorboard"]
+        application = submit_json(self, spec)
+        deadline = time.time() + 180
+        while time.time() < deadline and "chief:0" not in running_tasks(application):
+            time.sleep(1)
+        chief = running_tasks(application).get("chief:0")
+        self.assertIsNotNone(chief, status_of(application))
+        gpu_node = node_indexes()[chief["node"]]
+        self.assertEqual(gpu_node, 2, chief)
+        local_yarn("stop-node", "2")
+        try:
+            watched = spindle("watch", application, timeout=600)
+        finally:
+            local_yarn("start-node", "2")
+        self.assertNotEqual(watched.returncode, 0, watched.stdout)
+        record = json.loads(spindle("history", application, "--json").stdout)
+        self.assertEqual(record["state"], "failed", record)
+        self.assertIn("chief:0 lost its container with node " + chief["node"], record["diagnostics"])
+        self.assertIn("in 20 s no other node of queue 'ml-gpu' could take it", record["diagnostics"])
+        self.assertIn("on a node labelled 'gpu'", record["diagnostics"])
+        final = {t["task"]: t for t in status_of(application)["job"]["tasks"]}
+        self.assertEqual(final["chief:0"]["restarts"], 0, final["chief:0"])
         self.assertEqual(wait_for_no_processes(application), [])
 
 

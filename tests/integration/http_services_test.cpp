@@ -65,7 +65,12 @@ TEST(WebHdfs, ProblemsAreSentences) {
   ASSERT_FALSE(again.ok());
   EXPECT_NE(again.error().message.find("writing " + base + "-once to HDFS"), std::string::npos);
   (void)fs.remove(base + "-once", false);
-  WebHdfs nowhere(WebHdfs::Options{"127.0.0.1:9", "hdfs://127.0.0.1:8020", "me", std::chrono::milliseconds(2'000)});
+  WebHdfs nowhere(WebHdfs::Options{.namenode_http = "127.0.0.1:9",
+                                   .default_fs = "hdfs://127.0.0.1:8020",
+                                   .user = "me",
+                                   .kerberos = false,
+                                   .delegation = std::nullopt,
+                                   .connect_timeout = std::chrono::milliseconds(2'000)});
   auto refused = nowhere.status("/");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("127.0.0.1:9"), std::string::npos);

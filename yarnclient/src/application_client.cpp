@@ -1,5 +1,8 @@
 #include "spindle/yarn/application_client.h"
 
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -8,6 +11,7 @@
 #include <thread>
 
 #include "ipc/rpc_client.h"
+#include "spindle/core/cluster_spec.h"
 #include "yarn/conversions.h"
 #include "yarn/ids.h"
 #include "yarn_service.pb.h"
@@ -16,6 +20,23 @@ namespace spindle::yarn {
 namespace {
 
 constexpr std::string_view protocol_name = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+
+// Hadoop names a token's service by the server's IP address and port
+// (SecurityUtil.buildTokenService); a name that does not resolve stays as written.
+std::string token_service_address(const std::string& address) {
+  auto split = parse_host_port(address);
+  if (!split) return address;
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(split->host.c_str(), nullptr, &hints, &found) != 0 || !found) return address;
+  char text[INET_ADDRSTRLEN] = {};
+  const auto* ipv4 = reinterpret_cast<const sockaddr_in*>(found->ai_addr);
+  const bool converted = ::inet_ntop(AF_INET, &ipv4->sin_addr, text, sizeof(text)) != nullptr;
+  ::freeaddrinfo(found);
+  return converted ? std::string(text) + ":" + std::to_string(split->port) : address;
+}
 
 std::string addresses_text(const RpcOptions& options) {
   std::string text;
@@ -42,6 +63,14 @@ RpcOptions ApplicationClient::options_for(const HadoopConfiguration& configurati
   // terminal wants to know within seconds. Two short retries ride out a restart.
   options.retry = fixed_retries(static_cast<int>(configuration.get_int("spindle.client.connect.retries", 2)),
                                 std::chrono::milliseconds(1'000));
+  if (uses_kerberos(configuration)) {
+    KerberosOptions kerberos;
+    kerberos.server_principal = configuration.get_or("yarn.resourcemanager.principal", "");
+    kerberos.server_principal_pattern = configuration.get_or("yarn.resourcemanager.principal.pattern", "");
+    kerberos.login.principal = configuration.get_or("spindle.kerberos.principal", "");
+    kerberos.login.keytab = configuration.get_or("spindle.kerberos.keytab", "");
+    options.kerberos = std::move(kerberos);
+  }
   return options;
 }
 
@@ -59,6 +88,7 @@ Result<Response> ApplicationClient::ask(std::string_view method, const Request& 
       return make_error("the ResourceManager at " + where + " did not answer in time (" + error.message + ")");
     case ipc::RpcError::Kind::remote:
       return make_error("the ResourceManager at " + where + " refused " + std::string(method) + ": " + error.message);
+    case ipc::RpcError::Kind::authentication: return authentication_error(error.message);
     case ipc::RpcError::Kind::lost:
     case ipc::RpcError::Kind::protocol: break;
   }
@@ -271,6 +301,53 @@ Result<std::vector<ApplicationReport>> ApplicationClient::applications(const std
   std::vector<ApplicationReport> reports;
   for (const auto& report : response->applications()) reports.push_back(from_proto(report));
   return reports;
+}
+
+Result<Token> ApplicationClient::delegation_token(const std::string& renewer) {
+  wire::hadoop::GetDelegationTokenRequest request;
+  request.set_renewer(renewer);
+  auto response = ask<wire::hadoop::GetDelegationTokenResponse>("getDelegationToken", request);
+  if (!response) return response.error();
+  if (!response->has_token()) {
+    return make_error("the ResourceManager at " + addresses_text(rpc_->options()) +
+                      " issued no delegation token; it issues them only to Kerberos-authenticated clients");
+  }
+  const auto& token = response->token();
+  // The ResourceManager leaves the service empty; clients name it.
+  std::string service;
+  for (const auto& address : rpc_->options().addresses) {
+    service += (service.empty() ? "" : ",") + token_service_address(address);
+  }
+  return Token{token.identifier(), token.password(), token.kind(), service};
+}
+
+namespace {
+
+wire::hadoop::Token to_wire(const Token& token) {
+  wire::hadoop::Token wire_token;
+  wire_token.set_identifier(token.identifier);
+  wire_token.set_password(token.password);
+  wire_token.set_kind(token.kind);
+  wire_token.set_service(token.service);
+  return wire_token;
+}
+
+}  // namespace
+
+Result<std::int64_t> ApplicationClient::renew_delegation_token(const Token& token) {
+  wire::hadoop::RenewDelegationTokenRequest request;
+  *request.mutable_token() = to_wire(token);
+  auto response = ask<wire::hadoop::RenewDelegationTokenResponse>("renewDelegationToken", request);
+  if (!response) return response.error();
+  return static_cast<std::int64_t>(response->new_expiry_time());
+}
+
+Result<void> ApplicationClient::cancel_delegation_token(const Token& token) {
+  wire::hadoop::CancelDelegationTokenRequest request;
+  *request.mutable_token() = to_wire(token);
+  auto response = ask<wire::hadoop::CancelDelegationTokenResponse>("cancelDelegationToken", request);
+  if (!response) return response.error();
+  return {};
 }
 
 }  // namespace spindle::yarn

@@ -5,55 +5,24 @@
 
 #include "hadoop_ipc.pb.h"
 #include "ipc/frame_codec.h"
+#include "writable/writable_codec.h"
 
 namespace spindle::yarn {
 namespace {
 
 constexpr std::string_view magic = "HDTS";
 
-// Hadoop's WritableUtils variable-length integers.
-void write_vlong(std::string& out, std::int64_t value) {
-  if (value >= -112 && value <= 127) {
-    out.push_back(static_cast<char>(value));
-    return;
-  }
-  int length = -112;
-  if (value < 0) {
-    value = ~value;
-    length = -120;
-  }
-  for (std::int64_t rest = value; rest != 0; rest >>= 8) --length;
-  out.push_back(static_cast<char>(length));
-  const int bytes = length < -120 ? -(length + 120) : -(length + 112);
-  for (int index = bytes; index != 0; --index) {
-    const int shift = (index - 1) * 8;
-    out.push_back(static_cast<char>((value >> shift) & 0xFF));
-  }
-}
-
-void write_bytes(std::string& out, std::string_view bytes) {
-  write_vlong(out, static_cast<std::int64_t>(bytes.size()));
-  out.append(bytes);
-}
+using writable::append_sized;
+using writable::append_vlong;
 
 class Reader {
  public:
   Reader(std::string_view bytes, const std::string& source) : bytes_(bytes), source_(source) {}
 
   Result<std::int64_t> vlong() {
-    if (bytes_.empty()) return cut("a number");
-    const auto first = static_cast<std::int8_t>(bytes_.front());
-    bytes_.remove_prefix(1);
-    if (first >= -112) return first;
-    const bool negative = first < -120;
-    const int count = negative ? -(first + 120) : -(first + 112);
-    if (bytes_.size() < static_cast<std::size_t>(count)) return cut("a number");
-    std::uint64_t value = 0;
-    for (int i = 0; i < count; ++i)
-      value = (value << 8) | static_cast<unsigned char>(bytes_[static_cast<std::size_t>(i)]);
-    bytes_.remove_prefix(static_cast<std::size_t>(count));
-    const auto signed_value = static_cast<std::int64_t>(value);
-    return negative ? ~signed_value : signed_value;
+    auto value = writable::take_vlong(bytes_);
+    if (!value) return cut("a number");
+    return *value;
   }
 
   Result<std::string> bytes(const char* what) {
@@ -185,18 +154,18 @@ std::string Credentials::serialize(Format format) const {
     ipc::append_delimited(out, file);
     return out;
   }
-  write_vlong(out, static_cast<std::int64_t>(tokens.size()));
+  append_vlong(out, static_cast<std::int64_t>(tokens.size()));
   for (const auto& [alias, token] : tokens) {
-    write_bytes(out, alias);
-    write_bytes(out, token.identifier);
-    write_bytes(out, token.password);
-    write_bytes(out, token.kind);
-    write_bytes(out, token.service);
+    append_sized(out, alias);
+    append_sized(out, token.identifier);
+    append_sized(out, token.password);
+    append_sized(out, token.kind);
+    append_sized(out, token.service);
   }
-  write_vlong(out, static_cast<std::int64_t>(secrets.size()));
+  append_vlong(out, static_cast<std::int64_t>(secrets.size()));
   for (const auto& [alias, secret] : secrets) {
-    write_bytes(out, alias);
-    write_bytes(out, secret);
+    append_sized(out, alias);
+    append_sized(out, secret);
   }
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -241,6 +242,12 @@ std::string hadoop_user_name() {
   if (const char* user = std::getenv("HADOOP_USER_NAME"); user && *user) return user;
   if (const passwd* entry = ::getpwuid(::geteuid())) return entry->pw_name;
   return "nobody";
+}
+
+bool uses_kerberos(const HadoopConfiguration& configuration) {
+  std::string method = configuration.get_or("hadoop.security.authentication", "simple");
+  for (auto& letter : method) letter = static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+  return method == "kerberos";
 }
 
 }  // namespace spindle::yarn

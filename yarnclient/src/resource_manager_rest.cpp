@@ -1,39 +1,66 @@
 #include "spindle/yarn/resource_manager_rest.h"
 
 #include "http/http_client.h"
+#include "spindle/yarn/token_service.h"
+#include "spindle/yarn/token_url_string.h"
 
 namespace spindle::yarn {
+
+ResourceManagerRest::ResourceManagerRest(Options options)
+    : options_(std::move(options)), cookies_(std::make_shared<http::AuthCookies>()) {}
 
 ResourceManagerRest ResourceManagerRest::from_configuration(const HadoopConfiguration& configuration) {
   Options options;
   options.web_addresses = configuration.resource_manager_addresses(RmService::webapp);
   options.user = hadoop_user_name();
+  options.kerberos = uses_kerberos(configuration);
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   return ResourceManagerRest(std::move(options));
 }
 
+// Under Kerberos the servers know who we are from SPNEGO; user.name would
+// only be checked against it.
+std::string ResourceManagerRest::with_user(const std::string& url) const {
+  if (options_.kerberos) return url;
+  return url + (url.find('?') == std::string::npos ? "?" : "&") + "user.name=" + http::escape(options_.user);
+}
+
 Result<nlohmann::json> ResourceManagerRest::get(const std::string& path) {
+  return exchange("GET", path, "");
+}
+
+Result<nlohmann::json> ResourceManagerRest::exchange(const std::string& method, const std::string& path,
+                                                     const std::string& body) {
   std::string problems;
   for (const auto& address : options_.web_addresses) {
     http::Request request;
-    request.url = "http://" + address + path + (path.find('?') == std::string::npos ? "?" : "&") +
-                  "user.name=" + http::escape(options_.user);
+    request.method = method;
+    request.url = with_user("http://" + address + path);
     request.headers.emplace_back("Accept", "application/json");
+    if (!body.empty()) {
+      request.body = body;
+      request.headers.emplace_back("Content-Type", "application/json");
+    }
     request.connect_timeout = options_.connect_timeout;
     request.timeout = options_.timeout;
     request.follow_redirects = true;  // a standby ResourceManager redirects to the active one
+    request.negotiate = true;
+    request.cookies = cookies_.get();
     auto response = http::perform(request);
     if (!response) {
+      if (response.error().kind == Error::Kind::authentication) return response.error();
       problems += (problems.empty() ? "" : "; ") + response.error().message;
       continue;
     }
     if (response->status >= 300) {
-      auto body = nlohmann::json::parse(response->body, nullptr, false);
+      auto refusal = nlohmann::json::parse(response->body, nullptr, false);
       std::string message = "HTTP " + std::to_string(response->status);
-      if (!body.is_discarded() && body.contains("RemoteException")) {
-        message = body["RemoteException"].value("message", message);
+      if (refusal.is_object() && refusal.contains("RemoteException") && refusal["RemoteException"].is_object()) {
+        message = refusal["RemoteException"].value("message", message);
       }
-      return make_error("the ResourceManager at " + address + " answered " + path + " with " + message);
+      Error error = make_error("the ResourceManager at " + address + " answered " + path + " with " + message);
+      if (response->status == 401) error.kind = Error::Kind::authentication;
+      return error;
     }
     auto parsed = nlohmann::json::parse(response->body, nullptr, false);
     if (parsed.is_discarded()) {
@@ -77,12 +104,26 @@ Result<nlohmann::json> ResourceManagerRest::node_labels() {
   return get("/ws/v1/cluster/get-node-labels");
 }
 
+Result<Token> ResourceManagerRest::delegation_token(const std::string& renewer) {
+  auto answer = exchange("POST", "/ws/v1/cluster/delegation-token", nlohmann::json{{"renewer", renewer}}.dump());
+  if (!answer) return answer.error();
+  const auto token = answer->find("token");
+  if (token == answer->end() || !token->is_string()) {
+    return make_error(
+        "the ResourceManager's answer to a delegation token request holds no token; is Kerberos enabled on its web "
+        "server (hadoop.http.authentication.type)?");
+  }
+  return decode_token_url_string(token->get<std::string>());
+}
+
 Result<std::string> ResourceManagerRest::container_log(const std::string& node_http_address,
                                                        const std::string& container_id, const std::string& file,
                                                        std::size_t limit) {
   http::Request request;
-  request.url = "http://" + node_http_address + "/ws/v1/node/containerlogs/" + http::escape(container_id) + "/" +
-                http::escape(file) + "?user.name=" + http::escape(options_.user);
+  request.url = with_user("http://" + node_http_address + "/ws/v1/node/containerlogs/" + http::escape(container_id) +
+                          "/" + http::escape(file));
+  request.negotiate = true;
+  request.cookies = cookies_.get();
   request.connect_timeout = options_.connect_timeout;
   request.timeout = options_.timeout;
   std::string text;
@@ -93,6 +134,11 @@ Result<std::string> ResourceManagerRest::container_log(const std::string& node_h
   };
   auto response = http::perform(request);
   if (!response) return response.error();
+  if (response->status == 401 || response->status == 403) {
+    return authentication_error("the NodeManager at " + node_http_address + " refused to show " + file + " of " +
+                                container_id + " (HTTP " + std::to_string(response->status) +
+                                "); only the job's owner and YARN administrators may read its logs");
+  }
   if (response->status != 200) {
     return make_error("the NodeManager at " + node_http_address + " has no " + file + " for " + container_id +
                       " (HTTP " + std::to_string(response->status) + ")");

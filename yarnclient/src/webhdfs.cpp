@@ -1,9 +1,13 @@
 #include "spindle/yarn/webhdfs.h"
 
+#include "spindle/yarn/cluster_identity.h"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "http/http_client.h"
+#include "spindle/yarn/token_service.h"
+#include "spindle/yarn/token_url_string.h"
 
 namespace spindle::yarn {
 namespace {
@@ -11,13 +15,24 @@ namespace {
 using json = nlohmann::json;
 
 // Hadoop answers errors with {"RemoteException": {"exception", "message"}}.
+// A refused delegation token (InvalidToken) or login (401) is an
+// authentication failure. Messages may quote the request, so tokens in
+// them are redacted.
 Error remote_error(const std::string& what, const http::Response& response) {
   const auto parsed = json::parse(response.body, nullptr, false);
-  if (!parsed.is_discarded() && parsed.contains("RemoteException")) {
+  std::string message = "HTTP " + std::to_string(response.status);
+  bool refused_token = false;
+  if (!parsed.is_discarded() && parsed.is_object() && parsed.contains("RemoteException") &&
+      parsed["RemoteException"].is_object()) {
     const auto& exception = parsed["RemoteException"];
-    return make_error(what + ": " + exception.value("message", exception.value("exception", std::string("error"))));
+    const auto name = exception.value("exception", std::string("error"));
+    message = exception.value("message", name);
+    // The NameNode wraps it, e.g. SecurityException "...SecretManager$InvalidToken: ...".
+    refused_token = name.find("InvalidToken") != std::string::npos || message.find("InvalidToken") != std::string::npos;
   }
-  return make_error(what + ": HTTP " + std::to_string(response.status));
+  Error error = make_error(redact_token_parameters(what + ": " + message));
+  if (refused_token || response.status == 401) error.kind = Error::Kind::authentication;
+  return error;
 }
 
 HdfsFileStatus file_status(const json& entry) {
@@ -55,6 +70,8 @@ Result<json> json_answer(const std::string& what, const Result<http::Response>& 
 
 }  // namespace
 
+WebHdfs::WebHdfs(Options options) : options_(std::move(options)), cookies_(std::make_shared<http::AuthCookies>()) {}
+
 Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configuration) {
   Options options;
   options.default_fs = configuration.get_or("fs.defaultFS", "file:///");
@@ -68,14 +85,22 @@ Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configura
     host = host.substr(0, host.find_first_of(":/"));
     options.namenode_http = host + options.namenode_http.substr(7);
   }
-  options.user = hadoop_user_name();
+  options.kerberos = uses_kerberos(configuration);
+  // Paths such as the home directory follow the name the cluster knows us by.
+  auto user = cluster_user(configuration);
+  options.user = user ? *user : hadoop_user_name();
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   return WebHdfs(std::move(options));
 }
 
 std::string WebHdfs::url(const std::string& path, const std::string& operation, const std::string& extra) const {
-  return "http://" + options_.namenode_http + "/webhdfs/v1" + escape_path(path) + "?op=" + operation +
-         "&user.name=" + http::escape(options_.user) + extra;
+  std::string who;
+  if (options_.delegation) {
+    who = "&delegation=" + encode_token_url_string(*options_.delegation);
+  } else if (!options_.kerberos) {
+    who = "&user.name=" + http::escape(options_.user);
+  }
+  return "http://" + options_.namenode_http + "/webhdfs/v1" + escape_path(path) + "?op=" + operation + who + extra;
 }
 
 http::Request WebHdfs::new_request(std::string method, std::string target) const {
@@ -83,7 +108,53 @@ http::Request WebHdfs::new_request(std::string method, std::string target) const
   request.method = std::move(method);
   request.url = std::move(target);
   request.connect_timeout = options_.connect_timeout;
+  request.negotiate = !options_.delegation;
+  request.cookies = cookies_.get();
   return request;
+}
+
+std::string WebHdfs::namenode_rpc_address() const {
+  std::string authority = options_.default_fs.substr(std::min(options_.default_fs.size(), std::size_t{7}));
+  authority = authority.substr(0, authority.find('/'));
+  if (authority.find(':') == std::string::npos) authority += ":8020";
+  return authority;
+}
+
+Result<Token> WebHdfs::delegation_token(const std::string& renewer) {
+  http::Request request = new_request("GET", url("/", "GETDELEGATIONTOKEN", "&renewer=" + http::escape(renewer)));
+  const std::string what = "getting a delegation token from the NameNode at " + options_.namenode_http;
+  auto answer = json_answer(what, http::perform(request));
+  if (!answer) return answer.error();
+  const auto token = answer->find("Token");
+  if (token == answer->end() || !token->is_object() || !token->contains("urlString") ||
+      !(*token)["urlString"].is_string()) {
+    return make_error(what + ": its answer holds no Token.urlString; is security enabled on it?");
+  }
+  return decode_token_url_string((*token)["urlString"].get<std::string>());
+}
+
+Result<std::chrono::system_clock::time_point> WebHdfs::renew_delegation_token(const Token& token) {
+  http::Request request =
+      new_request("PUT", url("/", "RENEWDELEGATIONTOKEN", "&token=" + encode_token_url_string(token)));
+  auto answer =
+      json_answer("renewing a delegation token at the NameNode " + options_.namenode_http, http::perform(request));
+  if (!answer) return answer.error();
+  const auto expiry = answer->find("long");
+  if (expiry == answer->end() || !expiry->is_number_integer()) {
+    return make_error("the NameNode at " + options_.namenode_http + " renewed the token but sent no new expiry");
+  }
+  return std::chrono::system_clock::time_point(std::chrono::milliseconds(expiry->get<std::int64_t>()));
+}
+
+Result<void> WebHdfs::cancel_delegation_token(const Token& token) {
+  http::Request request =
+      new_request("PUT", url("/", "CANCELDELEGATIONTOKEN", "&token=" + encode_token_url_string(token)));
+  auto response = http::perform(request);
+  if (!response) return response.error();
+  if (response->status != 200) {
+    return remote_error("cancelling a delegation token at the NameNode " + options_.namenode_http, *response);
+  }
+  return {};
 }
 
 std::string WebHdfs::uri(const std::string& path) const {

@@ -249,6 +249,60 @@ Result<void> HistoryStore::record_events(const std::string& application_id, cons
   return transaction->commit();
 }
 
+Result<void> HistoryStore::record_master_attempts(const std::string& application_id,
+                                                  const std::vector<MasterAttemptEntry>& attempts) {
+  if (attempts.empty()) return {};
+  auto transaction = sqlite::Transaction::begin(state_->db);
+  if (!transaction) return transaction.error();
+  if (auto ensured = state_->ensure_job(application_id); !ensured) return ensured;
+  auto upsert = state_->db.prepare(R"sql(
+    INSERT INTO master_attempts (application_id, attempt, container, host, state, diagnostics, started_ms, finished_ms)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+    ON CONFLICT (application_id, attempt) DO UPDATE SET
+      container = excluded.container, host = excluded.host, state = excluded.state,
+      diagnostics = excluded.diagnostics, started_ms = excluded.started_ms, finished_ms = excluded.finished_ms)sql");
+  if (!upsert) return upsert.error();
+  for (const auto& attempt : attempts) {
+    if (auto written = upsert->bind(1, application_id)
+                           .bind(2, static_cast<std::int64_t>(attempt.attempt))
+                           .bind(3, attempt.container)
+                           .bind(4, attempt.host)
+                           .bind(5, attempt.state)
+                           .bind(6, attempt.diagnostics)
+                           .bind(7, attempt.started_ms)
+                           .bind(8, attempt.finished_ms)
+                           .run();
+        !written) {
+      return written;
+    }
+  }
+  return transaction->commit();
+}
+
+Result<std::vector<MasterAttemptEntry>> HistoryStore::master_attempts(const std::string& application_id) {
+  auto query = state_->db.prepare(
+      "SELECT attempt, container, host, state, diagnostics, started_ms, finished_ms FROM master_attempts "
+      "WHERE application_id = ?1 ORDER BY attempt");
+  if (!query) return query.error();
+  query->bind(1, application_id);
+  std::vector<MasterAttemptEntry> attempts;
+  for (;;) {
+    auto row = query->next();
+    if (!row) return row.error();
+    if (!*row) break;
+    MasterAttemptEntry attempt;
+    attempt.attempt = static_cast<int>(query->integer(0));
+    attempt.container = query->text(1);
+    attempt.host = query->text(2);
+    attempt.state = query->text(3);
+    attempt.diagnostics = query->text(4);
+    attempt.started_ms = query->integer(5);
+    attempt.finished_ms = query->integer(6);
+    attempts.push_back(std::move(attempt));
+  }
+  return attempts;
+}
+
 Result<void> HistoryStore::record_metrics(const std::string& application_id, const std::vector<MetricPoint>& points) {
   if (points.empty()) return {};
   auto transaction = sqlite::Transaction::begin(state_->db);

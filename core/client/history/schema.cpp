@@ -8,7 +8,7 @@ namespace {
 
 // Index i takes a file from version i to i + 1. Never edit a released step:
 // add the next one.
-constexpr std::array<const char*, 1> migrations = {
+constexpr std::array<const char*, 2> migrations = {
     R"sql(
 CREATE TABLE jobs (
   application_id TEXT PRIMARY KEY,
@@ -59,6 +59,19 @@ CREATE TABLE metric_points (
   value REAL NOT NULL,
   PRIMARY KEY (application_id, tag, source, run, step, wall_time)
 ) WITHOUT ROWID;
+)sql",
+    R"sql(
+CREATE TABLE master_attempts (
+  application_id TEXT NOT NULL REFERENCES jobs (application_id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  container TEXT NOT NULL DEFAULT '',
+  host TEXT NOT NULL DEFAULT '',
+  state TEXT NOT NULL DEFAULT '',
+  diagnostics TEXT NOT NULL DEFAULT '',
+  started_ms INTEGER NOT NULL DEFAULT 0,
+  finished_ms INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (application_id, attempt)
+);
 )sql",
 };
 

@@ -1,5 +1,7 @@
 #include "spindle/core/rendezvous.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include <condition_variable>
@@ -54,6 +56,11 @@ void Rendezvous::publish_locked() {
   version->tasks_json = tasks.dump();
   version->addresses = std::move(*addresses);
   current_ = std::move(version);
+}
+
+void Rendezvous::continue_after(std::uint64_t version) {
+  std::lock_guard lock(mutex_);
+  version_ = std::max(version_, version);
 }
 
 void Rendezvous::task_restarting(const TaskId& task) {

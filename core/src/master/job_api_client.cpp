@@ -76,9 +76,16 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
   return make_error("cannot reach " + where);
 }
 
-Result<void> JobApiClient::register_task(const TaskId& task, const HostPort& address, const std::string& container) {
-  const std::string body =
-      nlohmann::json{{"host", address.host}, {"port", address.port}, {"container", container}}.dump();
+Result<void> JobApiClient::register_task(const TaskId& task, const HostPort& address, const std::string& container,
+                                         const Reattachment& reattachment) {
+  nlohmann::json request{{"host", address.host}, {"port", address.port}, {"container", container}};
+  if (reattachment.present) {
+    request["reattach"] = {{"restarts", reattachment.restarts},
+                           {"lost", reattachment.lost},
+                           {"cluster_version", reattachment.cluster_version},
+                           {"command_ended", reattachment.command_ended}};
+  }
+  const std::string body = request.dump();
   auto answer = exchange("PUT", "/v1/tasks/" + task.type + "/" + std::to_string(task.index), body, timeout_);
   if (!answer) return answer.error();
   if (answer->status != 200) {

@@ -8,6 +8,7 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <thread>
@@ -287,7 +288,16 @@ void Session::handle_register(const Request& request, std::string_view type, std
   }
   const TaskId task{std::string(type), index};
   const auto container = body["container"].get<std::string>();
-  auto registered = server_.backend() ? server_.backend()->register_task(task, *address, container)
+  Reattachment reattachment;
+  if (const auto found = body.find("reattach"); found != body.end() && found->is_object()) {
+    reattachment.present = true;
+    reattachment.restarts = std::max(0, field_or<int>(*found, "restarts", 0));
+    reattachment.lost = std::max(0, field_or<int>(*found, "lost", 0));
+    reattachment.cluster_version = field_or<std::uint64_t>(*found, "cluster_version", 0);
+    reattachment.command_ended = found->contains("command_ended") && (*found)["command_ended"].is_boolean() &&
+                                 (*found)["command_ended"].get<bool>();
+  }
+  auto registered = server_.backend() ? server_.backend()->register_task(task, *address, container, reattachment)
                                       : server_.rendezvous().register_task(task, *address, container);
   if (!registered) {
     reply(request, http::status::conflict, error_json(registered.error().message));

@@ -101,7 +101,56 @@ std::map<std::string, int> JobLifecycle::containers_wanted() const {
   for (const auto& task : tasks_) {
     if (task.phase == TaskPhase::requested) ++wanted[task.id.type];
   }
+  // Which task a kept container runs is known only when its executor
+  // reattaches; a new container for the type now could take the place of a
+  // task that is about to, so the type waits until its containers are claimed.
+  for (const auto& [id, container] : adoptable_) wanted[container.type] = 0;
   return wanted;
+}
+
+void JobLifecycle::expect_reattachment(std::vector<AdoptableContainer> containers, Clock::time_point deadline) {
+  for (auto& container : containers) {
+    const auto id = container.id;
+    adoptable_.emplace(id, std::move(container));
+  }
+  if (!adoptable_.empty()) {
+    reattach_deadline_ = deadline;
+    events_.append("job", "",
+                   std::to_string(adoptable_.size()) +
+                       " container(s) of the earlier attempt still run; waiting for their tasks to reattach");
+  }
+}
+
+void JobLifecycle::adopt(TaskRecord& task, const AdoptableContainer& container, const Reattachment& reattachment) {
+  const auto index = static_cast<std::size_t>(&task - tasks_.data());
+  task.phase = TaskPhase::launching;
+  task.container = container.id;
+  task.node = container.node;
+  task.node_http_address = container.node_http_address;
+  task.log_url = container.log_url;
+  task.restarts = reattachment.restarts;
+  task.lost = reattachment.lost;
+  task.started_ms = now_ms();
+  task.finished_ms = 0;
+  task.reported.reset();
+  task.silent = false;
+  container_owner_[container.id] = index;
+  rendezvous_.continue_after(reattachment.cluster_version);
+  events_.append("reattached", task.id.to_string(),
+                 container.id + " on " + container.node + " kept running through the application master's restart");
+}
+
+void JobLifecycle::give_up_reattachment(const std::string& why) {
+  for (const auto& [id, container] : adoptable_) {
+    to_release_.push_back(id);
+    events_.append("released", "", id + " on " + container.node + ": " + why);
+  }
+  adoptable_.clear();
+  reattach_deadline_.reset();
+}
+
+std::vector<std::string> JobLifecycle::take_containers_to_release() {
+  return std::exchange(to_release_, {});
 }
 
 std::optional<TaskId> JobLifecycle::assign_container(const std::string& type, const std::string& container,
@@ -120,6 +169,7 @@ std::optional<TaskId> JobLifecycle::assign_container(const std::string& type, co
     task.finished_ms = 0;
     task.reported.reset();
     task.silent = false;
+    task.replacing_since.reset();
     container_owner_[container] = i;
     events_.append("allocated", task.id.to_string(), container + " on " + node);
     return task.id;
@@ -134,9 +184,20 @@ void JobLifecycle::launch_failed(const std::string& container, const std::string
   task_ended(*task, 1, "its NodeManager could not start it: " + why, false);
 }
 
-Result<void> JobLifecycle::register_task(const TaskId& task, const HostPort& address, const std::string& container) {
+Result<void> JobLifecycle::register_task(const TaskId& task, const HostPort& address, const std::string& container,
+                                         const Reattachment& reattachment) {
   auto* record = find_mutable(task);
   if (!record) return make_error(task.to_string() + " is not a task of this job");
+  if (const auto adoptable = adoptable_.find(container);
+      reattachment.present && adoptable != adoptable_.end() && record->container != container) {
+    if (adoptable->second.type != task.type || record->phase != TaskPhase::requested) {
+      return make_error(container + " of the earlier attempt cannot run " + task.to_string() + ", which is " +
+                        std::string(to_string(record->phase)) + " here");
+    }
+    adopt(*record, adoptable->second, reattachment);
+    adoptable_.erase(adoptable);
+    if (adoptable_.empty()) reattach_deadline_.reset();
+  }
   if (record->container != container) {
     return make_error(task.to_string() + " runs in " +
                       (record->container.empty() ? "no container" : record->container) + ", not in " + container);
@@ -186,6 +247,13 @@ Result<void> JobLifecycle::result(const TaskId& task, const TaskResult& result) 
 }
 
 void JobLifecycle::container_completed(const std::string& container, int exit_status, const std::string& diagnostics) {
+  if (const auto adoptable = adoptable_.find(container); adoptable != adoptable_.end()) {
+    // Ended before its task reattached: its task is asked for again.
+    events_.append("released", "", container + " of the earlier attempt ended before its task reattached");
+    adoptable_.erase(adoptable);
+    if (adoptable_.empty()) reattach_deadline_.reset();
+    return;
+  }
   auto* task = by_container(container);
   if (!task || is_final(task->phase) || task->container != container) return;
   container_owner_.erase(container);
@@ -204,7 +272,13 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
     task_ended(*task, reported.exit_code, reported.description, false);
     return;
   }
+  const auto node = task->node;
   task_ended(*task, exit_status, describe_yarn_exit(exit_status, diagnostics), lost);
+  if (lost && exit_status != -102 && task->phase == TaskPhase::requested) {
+    // Gone with its node: another node must fit it, which is not sure.
+    task->replacing_since = Clock::now();
+    task->lost_node = node;
+  }
 }
 
 void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost) {
@@ -313,9 +387,32 @@ void JobLifecycle::tick(Clock::time_point now) {
                                 " s; raise `timeout` in the spec if it needs longer.");
     return;
   }
+  if (reattach_deadline_ && now >= *reattach_deadline_) {
+    give_up_reattachment("its task did not reattach in time, so it is started again elsewhere");
+  }
   if (grace_ends_ && now >= *grace_ends_) {
     end(JobOutcome::succeeded, "the chief succeeded; evaluators still running after their grace period were stopped.");
     return;
+  }
+  if (spec_.replacement_timeout.count() > 0) {
+    for (auto& task : tasks_) {
+      if (task.phase != TaskPhase::requested || !task.replacing_since) continue;
+      if (now - *task.replacing_since < spec_.replacement_timeout) continue;
+      task.replacing_since.reset();
+      const auto why = no_replacement_diagnostic(task);
+      if (spec_of(task.id).fails_job) {
+        task.phase = TaskPhase::failed;
+        events_.append("failed", task.id.to_string(), why);
+        end(JobOutcome::failed, why);
+        return;
+      }
+      // A task the job can do without is given up alone.
+      task.phase = TaskPhase::failed;
+      task.exit_description = why;
+      events_.append("failed", task.id.to_string(), why);
+      evaluate();
+      if (ending()) return;
+    }
   }
   if (spec_.heartbeat_timeout.count() == 0) return;
   for (auto& task : tasks_) {
@@ -329,6 +426,18 @@ void JobLifecycle::tick(Clock::time_point now) {
   }
 }
 
+std::string JobLifecycle::no_replacement_diagnostic(const TaskRecord& task) const {
+  const auto& spec = spec_of(task.id);
+  std::string needs = std::to_string(spec.memory_mib) + " MiB, " + std::to_string(spec.vcores) + " vcore(s)";
+  if (spec.gpus > 0) needs += ", " + std::to_string(spec.gpus) + " GPU(s)";
+  const std::string where =
+      spec.node_label.empty() ? "on a node without label" : "on a node labelled '" + spec.node_label + "'";
+  return task.id.to_string() + " lost its container with node " + (task.lost_node.empty() ? "?" : task.lost_node) +
+         ", and in " + std::to_string(spec_.replacement_timeout.count()) + " s no other node of queue '" + spec_.queue +
+         "' could take it: it needs " + needs + " " + where +
+         ". Bring such a node back or add one, or raise replacement_timeout.";
+}
+
 std::vector<std::string> JobLifecycle::take_containers_to_stop() {
   return std::exchange(to_stop_, {});
 }
@@ -338,6 +447,7 @@ void JobLifecycle::kill(const std::string& why) {
 }
 
 void JobLifecycle::end(JobOutcome outcome, std::string diagnostics) {
+  if (!adoptable_.empty()) give_up_reattachment("the job ended");
   outcome_ = outcome;
   diagnostics_ = std::move(diagnostics);
   events_.append("job", "", std::string(to_string(outcome)) + ": " + diagnostics_);

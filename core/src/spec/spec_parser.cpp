@@ -20,13 +20,14 @@ namespace {
 
 using detail::YamlFields;
 
-constexpr std::array<std::string_view, 18> job_keys{"name",
+constexpr std::array<std::string_view, 20> job_keys{"name",
                                                     "queue",
                                                     "priority",
                                                     "tags",
                                                     "max_attempts",
                                                     "timeout",
                                                     "heartbeat_timeout",
+                                                    "replacement_timeout",
                                                     "framework",
                                                     "files",
                                                     "archives",
@@ -35,6 +36,7 @@ constexpr std::array<std::string_view, 18> job_keys{"name",
                                                     "input",
                                                     "output",
                                                     "docker_image",
+                                                    "file_systems",
                                                     "command",
                                                     "tasks",
                                                     "application_master"};
@@ -204,6 +206,8 @@ class SpecReader {
           spec_.heartbeat_timeout = std::chrono::seconds(*seconds);
         }
       }
+    } else if (key == "replacement_timeout") {
+      if (auto seconds = fields_.seconds(value, field)) spec_.replacement_timeout = std::chrono::seconds(*seconds);
     } else if (key == "framework") {
       read_framework(value, field);
     } else if (key == "files" || key == "archives") {
@@ -226,6 +230,8 @@ class SpecReader {
       if (auto output = fields_.non_empty_string(value, field)) spec_.output = *output;
     } else if (key == "docker_image") {
       if (auto image = fields_.non_empty_string(value, field)) spec_.docker_image = *image;
+    } else if (key == "file_systems") {
+      read_file_systems(value, field);
     } else if (key == "application_master") {
       fields_.for_each_key(
           value, field, application_master_keys,
@@ -236,6 +242,28 @@ class SpecReader {
               spec_.application_master.vcores = static_cast<int>(*vcores);
             }
           });
+    }
+  }
+
+  void read_file_systems(const YAML::Node& value, const std::string& field) {
+    if (!value.IsSequence()) {
+      fields_.error(value, field,
+                    "must be a list of NameNode URIs, e.g. [hdfs://nn2:8020], not " + detail::describe(value));
+      return;
+    }
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const std::string item_field = field + "[" + std::to_string(i) + "]";
+      auto uri = fields_.non_empty_string(value[i], item_field);
+      if (!uri) continue;
+      const auto scheme_end = uri->find("://");
+      const auto scheme = scheme_end == std::string::npos ? std::string() : uri->substr(0, scheme_end);
+      const auto host = scheme_end == std::string::npos ? std::string() : uri->substr(scheme_end + 3, 1);
+      if ((scheme != "hdfs" && scheme != "webhdfs") || host.empty() || host == "/" || host == ":") {
+        fields_.error(value[i], item_field,
+                      "is \"" + *uri + "\"; name a NameNode as hdfs://host:port or webhdfs://host:port");
+        continue;
+      }
+      spec_.file_systems.push_back(*uri);
     }
   }
 

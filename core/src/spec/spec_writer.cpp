@@ -72,6 +72,9 @@ std::string to_yaml(const JobSpec& spec) {
   if (spec.heartbeat_timeout != JobSpec{}.heartbeat_timeout) {
     out << YAML::Key << "heartbeat_timeout" << YAML::Value << format_duration(spec.heartbeat_timeout);
   }
+  if (spec.replacement_timeout != JobSpec{}.replacement_timeout) {
+    out << YAML::Key << "replacement_timeout" << YAML::Value << format_duration(spec.replacement_timeout);
+  }
   out << YAML::Key << "framework" << YAML::Value << std::string(to_string(spec.framework));
   if (const auto files = files_without_script(spec); !files.empty()) {
     out << YAML::Key << "files" << YAML::Value;
@@ -89,6 +92,9 @@ std::string to_yaml(const JobSpec& spec) {
   if (!spec.input.empty()) out << YAML::Key << "input" << YAML::Value << spec.input;
   if (!spec.output.empty()) out << YAML::Key << "output" << YAML::Value << spec.output;
   if (!spec.docker_image.empty()) out << YAML::Key << "docker_image" << YAML::Value << spec.docker_image;
+  if (!spec.file_systems.empty()) {
+    out << YAML::Key << "file_systems" << YAML::Value << YAML::Flow << spec.file_systems;
+  }
   out << YAML::Key << "application_master" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "memory" << YAML::Value << format_memory_mib(spec.application_master.memory_mib);
   out << YAML::Key << "vcores" << YAML::Value << spec.application_master.vcores;
@@ -115,6 +121,7 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
   out["max_attempts"] = spec.max_attempts;
   out["timeout"] = spec.timeout.count();
   out["heartbeat_timeout"] = spec.heartbeat_timeout.count();
+  out["replacement_timeout"] = spec.replacement_timeout.count();
   out["framework"] = to_string(spec.framework);
   out["files"] = files_object(files_without_script(spec));
   out["archives"] = files_object(spec.archives);
@@ -123,6 +130,7 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
   if (!spec.input.empty()) out["input"] = spec.input;
   if (!spec.output.empty()) out["output"] = spec.output;
   if (!spec.docker_image.empty()) out["docker_image"] = spec.docker_image;
+  if (!spec.file_systems.empty()) out["file_systems"] = spec.file_systems;
   out["application_master"] = {{"memory", spec.application_master.memory_mib},
                                {"vcores", spec.application_master.vcores}};
   json tasks = json::object();

@@ -212,5 +212,108 @@ TEST_F(Lifecycle, ContainersOfNobodyAreIgnored) {
   EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
 }
 
+TEST_F(Lifecycle, ATaskLostWithItsNodeThatNoNodeTakesFailsTheJobSayingWhy) {
+  make(
+      "command: x\nqueue: ml-gpu\nreplacement_timeout: 2m\n"
+      "tasks: {chief: {}, worker: {gpus: 1, node_label: gpu, memory: 2 GiB}}\n");
+  start_all();
+  end("worker", 0, -100);
+  EXPECT_EQ(task("worker", 0).restarts, 0);
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::seconds(60));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::seconds(121));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_EQ(lifecycle_->diagnostics(),
+            "worker:0 lost its container with node node:1, and in 120 s no other node of queue 'ml-gpu' could take "
+            "it: it needs 2048 MiB, 1 vcore(s), 1 GPU(s) on a node labelled 'gpu'. Bring such a node back or add "
+            "one, or raise replacement_timeout.");
+}
+
+TEST_F(Lifecycle, APreemptedTaskWaitsForItsQueueAsLongAsItTakes) {
+  make("command: x\nreplacement_timeout: 1m\ntasks: {worker: {}}\n");
+  start_all();
+  end("worker", 0, -102);
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::hours(2));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+}
+
+// A later application master attempt: the earlier attempt's containers
+// still run, and their executors register again with what they had.
+class Reattach : public Lifecycle {
+ protected:
+  Reattachment standing(int restarts, std::uint64_t version) {
+    Reattachment reattachment;
+    reattachment.present = true;
+    reattachment.restarts = restarts;
+    reattachment.cluster_version = version;
+    return reattachment;
+  }
+  void keep(std::vector<std::pair<std::string, std::string>> containers) {
+    std::vector<AdoptableContainer> adoptable;
+    for (const auto& [id, type] : containers) adoptable.push_back({id, type, "node:1", "node:2", ""});
+    lifecycle_->expect_reattachment(std::move(adoptable), JobLifecycle::Clock::now() + std::chrono::seconds(60));
+  }
+};
+
+TEST_F(Reattach, AdoptsRunningTasksWithoutStartingThemAgain) {
+  make("command: x\ntasks: {chief: {}, worker: {instances: 2, max_restarts: 3}}\n");
+  keep({{"c_chief", "chief"}, {"c_w0", "worker"}, {"c_w1", "worker"}});
+  EXPECT_TRUE(lifecycle_->reattaching());
+  for (const auto& [type, count] : lifecycle_->containers_wanted()) EXPECT_EQ(count, 0) << type;
+
+  // Registered in whatever order the executors find the new attempt.
+  ASSERT_TRUE(lifecycle_->register_task({"worker", 1}, {"h", 11}, "c_w0", standing(2, 4)).ok());
+  ASSERT_TRUE(lifecycle_->register_task({"chief", 0}, {"h", 10}, "c_chief", standing(0, 4)).ok());
+  ASSERT_TRUE(lifecycle_->register_task({"worker", 0}, {"h", 12}, "c_w1", standing(0, 4)).ok());
+  EXPECT_FALSE(lifecycle_->reattaching());
+
+  // Versions continue past what the tasks have seen, so they follow the next one.
+  auto current = rendezvous_->current();
+  ASSERT_TRUE(current);
+  EXPECT_EQ(current->version, 5u);
+  lifecycle_->cluster_published(current->version);
+  EXPECT_EQ(task("worker", 1).phase, TaskPhase::running);
+  EXPECT_EQ(task("worker", 1).container, "c_w0");
+  EXPECT_EQ(task("worker", 1).restarts, 2);
+  for (const auto& [type, count] : lifecycle_->containers_wanted()) EXPECT_EQ(count, 0) << type;
+
+  end("chief", 0, 0);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::succeeded);
+}
+
+TEST_F(Reattach, ContainersNotClaimedInTimeAreReleasedAndTheirTasksAskedFor) {
+  make("command: x\ntasks: {worker: {instances: 2}}\n");
+  keep({{"c_w0", "worker"}, {"c_w1", "worker"}});
+  ASSERT_TRUE(lifecycle_->register_task({"worker", 0}, {"h", 11}, "c_w0", standing(0, 1)).ok());
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 0);
+
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::seconds(61));
+  EXPECT_EQ(lifecycle_->take_containers_to_release(), std::vector<std::string>{"c_w1"});
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 1);
+  // Too late: its container is being released.
+  EXPECT_FALSE(lifecycle_->register_task({"worker", 1}, {"h", 12}, "c_w1", standing(0, 1)).ok());
+}
+
+TEST_F(Reattach, AContainerThatEndedBeforeReattachingFreesItsType) {
+  make("command: x\ntasks: {worker: {instances: 2}}\n");
+  keep({{"c_w0", "worker"}, {"c_w1", "worker"}});
+  ASSERT_TRUE(lifecycle_->register_task({"worker", 1}, {"h", 11}, "c_w1", standing(0, 1)).ok());
+  lifecycle_->container_completed("c_w0", -100, "lost");
+  EXPECT_FALSE(lifecycle_->reattaching());
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 1);
+  auto replacement = lifecycle_->assign_container("worker", "c_new", "n", "n", "");
+  ASSERT_TRUE(replacement.has_value());
+  EXPECT_EQ(*replacement, (TaskId{"worker", 0}));
+}
+
+TEST_F(Reattach, AContainerCannotBeClaimedForAnotherType) {
+  make("command: x\ntasks: {chief: {}, worker: {}}\n");
+  keep({{"c_w0", "worker"}});
+  EXPECT_FALSE(lifecycle_->register_task({"chief", 0}, {"h", 11}, "c_w0", standing(0, 1)).ok());
+  // A registration that does not say it reattaches is an ordinary one, refused here.
+  EXPECT_FALSE(lifecycle_->register_task({"worker", 0}, {"h", 11}, "c_w0").ok());
+  EXPECT_TRUE(lifecycle_->reattaching());
+}
+
 }  // namespace
 }  // namespace spindle

@@ -65,7 +65,9 @@ TEST(JobPage, AnEndedJobStopsReloading) {
 
 class StatusOnlyBackend : public JobApiBackend {
  public:
-  Result<void> register_task(const TaskId&, const HostPort&, const std::string&) override { return {}; }
+  Result<void> register_task(const TaskId&, const HostPort&, const std::string&, const Reattachment&) override {
+    return {};
+  }
   Result<void> heartbeat(const TaskId&, const TaskHeartbeat&) override { return {}; }
   Result<void> result(const TaskId&, const TaskResult&) override { return {}; }
   std::string status_json() override { return to_json(running_job()); }

@@ -1,8 +1,12 @@
 #include "http/http_client.h"
 
+#include "spindle/yarn/token_url_string.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 
@@ -25,7 +29,13 @@ struct Transfer {
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   std::string_view line(data, size * count);
-  if (line.starts_with("HTTP/")) transfer->response->headers.clear();  // a new response after a redirect or 100
+  if (line.starts_with("HTTP/")) {
+    // A new response after a redirect, a 100 or an authentication round: what
+    // the previous one said is not the answer.
+    transfer->response->headers.clear();
+    transfer->response->body.clear();
+    transfer->response->auth_cookie.reset();
+  }
   const auto colon = line.find(':');
   if (colon != std::string_view::npos) {
     std::string name(line.substr(0, colon));
@@ -34,6 +44,9 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) {
       value.remove_suffix(1);
+    }
+    if (name == "set-cookie" && value.starts_with("hadoop.auth=")) {
+      transfer->response->auth_cookie = std::string(value.substr(0, value.find(';')));
     }
     transfer->response->headers[name] = std::string(value);
   }
@@ -68,6 +81,17 @@ std::size_t on_read(char* buffer, std::size_t size, std::size_t count, void* use
   return n;
 }
 
+// A SPNEGO round sends the request again; an in-memory body can start over.
+int on_seek(void* user, curl_off_t offset, int origin_of_offset) {
+  auto* transfer = static_cast<Transfer*>(user);
+  if (transfer->request->read || origin_of_offset != SEEK_SET || offset < 0 ||
+      static_cast<std::size_t>(offset) > transfer->request->body->size()) {
+    return CURL_SEEKFUNC_CANTSEEK;
+  }
+  transfer->body_offset = static_cast<std::size_t>(offset);
+  return CURL_SEEKFUNC_OK;
+}
+
 int on_progress(void* user, curl_off_t download_total, curl_off_t downloaded, curl_off_t upload_total,
                 curl_off_t uploaded) {
   auto* transfer = static_cast<Transfer*>(user);
@@ -88,7 +112,53 @@ struct ListDeleter {
   void operator()(curl_slist* list) const { curl_slist_free_all(list); }
 };
 
+bool is_negotiate_challenge(const Response& response) {
+  if (response.status != 401) return false;
+  std::string challenge = response.header("www-authenticate");
+  std::transform(challenge.begin(), challenge.end(), challenge.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return challenge.starts_with("negotiate");
+}
+
 }  // namespace
+
+std::string AuthCookies::for_url(const std::string& url) const {
+  std::lock_guard lock(mutex_);
+  const auto found = by_origin_.find(origin(url));
+  return found == by_origin_.end() ? std::string() : found->second;
+}
+
+void AuthCookies::keep(const std::string& url, const std::string& cookie) {
+  std::lock_guard lock(mutex_);
+  // "hadoop.auth=" or "hadoop.auth=\"\"" is how a server says to forget it.
+  if (cookie.size() <= std::string_view("hadoop.auth=\"\"").size()) {
+    by_origin_.erase(origin(url));
+  } else {
+    by_origin_[origin(url)] = cookie;
+  }
+}
+
+bool spnego_available() {
+  const auto* info = curl_version_info(CURLVERSION_NOW);
+  return info && (info->features & CURL_VERSION_SPNEGO) && (info->features & CURL_VERSION_GSSAPI);
+}
+
+std::string origin(std::string_view url) {
+  const auto scheme_end = url.find("://");
+  const auto authority_start = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  const auto authority_end = url.find_first_of("/?#", authority_start);
+  return std::string(url.substr(0, authority_end));
+}
+
+Error no_kerberos_ticket(std::string_view url) {
+  if (!spnego_available()) {
+    return authentication_error(origin(url) +
+                                " asks for Kerberos (SPNEGO), which this build's libcurl cannot do; use a "
+                                "libcurl with GSS-API support");
+  }
+  return authentication_error("no valid Kerberos ticket for " + origin(url) +
+                              " was accepted; run kinit (or kinit -kt with a keytab and principal) and try again");
+}
 
 std::string escape(std::string_view text) {
   constexpr char hex[] = "0123456789ABCDEF";
@@ -116,6 +186,11 @@ Result<Response> perform(const Request& request) {
   for (const auto& [name, value] : request.headers) {
     headers.reset(curl_slist_append(headers.release(), (name + ": " + value).c_str()));
   }
+  if (request.cookies) {
+    if (auto cookie = request.cookies->for_url(request.url); !cookie.empty()) {
+      headers.reset(curl_slist_append(headers.release(), ("Cookie: " + cookie).c_str()));
+    }
+  }
   // A body of unknown length would otherwise wait for "100 Continue".
   headers.reset(curl_slist_append(headers.release(), "Expect:"));
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
@@ -135,6 +210,11 @@ Result<Response> perform(const Request& request) {
     curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
     curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
   }
+  if (request.negotiate && spnego_available()) {
+    // The empty user makes libcurl take the principal from the ticket cache.
+    curl_easy_setopt(curl, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_NEGOTIATE));
+    curl_easy_setopt(curl, CURLOPT_USERPWD, ":");
+  }
   const bool has_body = request.body.has_value() || static_cast<bool>(request.read);
   if (request.method == "GET") {
     curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
@@ -144,6 +224,8 @@ Result<Response> perform(const Request& request) {
     curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
     curl_easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
     curl_easy_setopt(curl, CURLOPT_READDATA, &transfer);
+    curl_easy_setopt(curl, CURLOPT_SEEKFUNCTION, on_seek);
+    curl_easy_setopt(curl, CURLOPT_SEEKDATA, &transfer);
     const auto size = request.body ? static_cast<curl_off_t>(request.body->size()) : request.body_size;
     if (size >= 0) curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, size);
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
@@ -156,9 +238,15 @@ Result<Response> perform(const Request& request) {
   }
   const CURLcode code = curl_easy_perform(curl);
   if (code != CURLE_OK && !(transfer.stopped_by_writer && code == CURLE_WRITE_ERROR)) {
-    return make_error(request.method + " " + request.url + " failed: " + curl_easy_strerror(code));
+    return make_error(request.method + " " + redact_token_parameters(request.url) +
+                      " failed: " + curl_easy_strerror(code));
   }
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+  if (request.cookies && response.auth_cookie) request.cookies->keep(request.url, *response.auth_cookie);
+  if (request.negotiate && is_negotiate_challenge(response)) {
+    if (request.cookies) request.cookies->keep(request.url, "");
+    return no_kerberos_ticket(request.url);
+  }
   return response;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,20 @@
 #include "spindle/core/result.h"
 
 namespace spindle::yarn::http {
+
+// The signed hadoop.auth cookies Hadoop web servers set once SPNEGO
+// succeeded, by origin (scheme://host:port). Sending one back spares a
+// Kerberos exchange per request. Shared by copies of a client, so guarded.
+// The values are credentials: never log them.
+class AuthCookies {
+ public:
+  std::string for_url(const std::string& url) const;
+  void keep(const std::string& url, const std::string& cookie);  // empty: forget
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::string> by_origin_;
+};
 
 struct Request {
   std::string method = "GET";
@@ -28,12 +43,17 @@ struct Request {
   std::chrono::milliseconds connect_timeout{20'000};
   std::chrono::milliseconds timeout{0};  // whole transfer; 0: none
   bool follow_redirects = false;
+  // Answer a server's "WWW-Authenticate: Negotiate" with SPNEGO from the
+  // Kerberos ticket cache. Off for token-only requests (`delegation=`).
+  bool negotiate = false;
+  AuthCookies* cookies = nullptr;  // where hadoop.auth cookies are kept and sent from
 };
 
 struct Response {
   long status = 0;
   std::map<std::string, std::string> headers;  // names in lower case
   std::string body;                            // when the request had no `write`
+  std::optional<std::string> auth_cookie;      // "hadoop.auth=..." when the server set one
 
   std::string header(const std::string& name) const {
     auto found = headers.find(name);
@@ -42,8 +62,19 @@ struct Response {
 };
 
 // One HTTP exchange through libcurl. A transport failure (refused, timed
-// out, reset) is an error naming the URL; any HTTP status is a response.
+// out, reset) is an error naming the URL (secrets redacted); any HTTP status
+// is a response, except a SPNEGO challenge that a `negotiate` request could
+// not meet: that is an authentication error telling to run kinit.
 Result<Response> perform(const Request& request);
+
+// Whether this process's libcurl can do SPNEGO (built with GSS-API).
+bool spnego_available();
+
+// "scheme://host:port" of a URL, for messages that must not show its query.
+std::string origin(std::string_view url);
+
+// The sentence for a refused or impossible Kerberos login to a web server.
+Error no_kerberos_ticket(std::string_view url);
 
 // "a b/c" -> "a%20b%2Fc"
 std::string escape(std::string_view text);

@@ -61,12 +61,17 @@ Result<std::shared_ptr<RpcConnection>, RpcError> RpcClient::connection() {
     params.protocol = protocol_;
     params.user = options_.user;
     params.token = options_.token;
+    params.kerberos = options_.kerberos;
+    params.server_host = split->host;
     params.client_id = client_id_;
     params.ping_interval = options_.ping_interval;
     params.handshake_timeout = options_.connect_timeout;
     auto opened = RpcConnection::open(std::move(*transport), std::move(params));
     if (!opened) {
-      if (opened.error().kind == RpcError::Kind::remote) return opened.error();  // refused: retrying won't help
+      // Refused, or no way to prove who we are: retrying won't help.
+      if (opened.error().kind == RpcError::Kind::remote || opened.error().kind == RpcError::Kind::authentication) {
+        return opened.error();
+      }
       problems += (problems.empty() ? "" : "; ") + opened.error().message;
       continue;
     }
@@ -93,7 +98,7 @@ Result<std::string, RpcError> RpcClient::call(std::string_view method, const goo
       if (is_standby(error)) address_index_ = (address_index_ + 1) % options_.addresses.size();
     } else {
       error = open.error();
-      if (error.kind == RpcError::Kind::remote) return error;
+      if (error.kind == RpcError::Kind::remote || error.kind == RpcError::Kind::authentication) return error;
     }
     const auto pause = options_.retry(attempt, error.kind == RpcError::Kind::unreachable);
     if (!pause) return error;

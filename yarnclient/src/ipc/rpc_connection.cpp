@@ -92,24 +92,37 @@ Result<ResponseFrame, RpcError> RpcConnection::read_frame(Clock::time_point dead
 }
 
 Result<void, RpcError> RpcConnection::handshake() {
-  std::unique_ptr<SaslMechanism> mechanism;
-  if (params_.token) mechanism = token_mechanism(*params_.token, params_.make_cnonce);
-  const bool sasl = mechanism != nullptr;
+  // SIMPLE needs no SASL at all; a token or Kerberos starts a negotiation.
+  const bool sasl = params_.token || params_.kerberos;
   if (auto sent = send(connection_preamble(sasl)); !sent) return sent.error();
-  if (mechanism) {
-    if (auto authenticated = authenticate(*mechanism); !authenticated) return authenticated.error();
+  std::optional<std::string> context_user = params_.user;
+  if (sasl) {
+    auto authenticated = authenticate();
+    if (!authenticated) return authenticated.error();
+    context_user = std::move(*authenticated);
   }
   hadoop::IpcConnectionContext context;
   context.set_protocol(params_.protocol);
-  // With a token the server takes the user from the token; naming another one is refused.
   auto* user = context.mutable_user_info();
-  if (!mechanism || mechanism->context_names_user()) user->set_effective_user(params_.user);
+  if (context_user) user->set_effective_user(*context_user);
   const auto header = request_header(connection_context_call_id, params_.client_id, -1);
   if (auto sent = send(encode_frame({&header, &context})); !sent) return sent.error();
   return {};
 }
 
-Result<void, RpcError> RpcConnection::authenticate(SaslMechanism& mechanism) {
+Result<std::unique_ptr<SaslMechanism>, RpcError> RpcConnection::make_mechanism(const AuthChoice& choice) {
+  if (choice.method == AuthChoice::Method::token) return token_mechanism(*params_.token, params_.make_cnonce);
+  const auto factory = kerberos_mechanism_factory();
+  if (!factory) {
+    return RpcError{RpcError::Kind::authentication,
+                    params_.peer + " needs Kerberos, but this program was built without Kerberos support"};
+  }
+  auto made = factory(*params_.kerberos, params_.server_host);
+  if (!made) return RpcError{RpcError::Kind::authentication, made.error().message};
+  return std::move(*made);
+}
+
+Result<std::optional<std::string>, RpcError> RpcConnection::authenticate() {
   const auto deadline = Clock::now() + params_.handshake_timeout;
   const auto header = request_header(sasl_call_id, "", -1);
   auto exchange = [&](const hadoop::RpcSasl& message) -> Result<hadoop::RpcSasl, RpcError> {
@@ -127,8 +140,11 @@ Result<void, RpcError> RpcConnection::authenticate(SaslMechanism& mechanism) {
     }
     return reply;
   };
-  auto refused = [&](const Error& error) {
-    return RpcError{RpcError::Kind::remote, params_.peer + ": " + error.message};
+  // A mechanism's own sentence; Kerberos failures (no ticket, wrong
+  // principal) stay recognisable as such.
+  auto failed = [&](const Error& error, RpcError::Kind otherwise) {
+    if (error.kind == Error::Kind::authentication) return RpcError{RpcError::Kind::authentication, error.message};
+    return RpcError{otherwise, params_.peer + ": " + error.message};
   };
 
   hadoop::RpcSasl negotiate;
@@ -136,43 +152,59 @@ Result<void, RpcError> RpcConnection::authenticate(SaslMechanism& mechanism) {
   auto offer = exchange(negotiate);
   if (!offer) return offer.error();
   // A server without a secret manager takes everyone as SIMPLE.
-  if (offer->state() == hadoop::RpcSasl::SUCCESS) return {};
+  if (offer->state() == hadoop::RpcSasl::SUCCESS) return std::optional<std::string>(params_.user);
 
-  const hadoop::RpcSasl::Auth* chosen_offer = nullptr;
-  std::string offered;
-  for (const auto& auth : offer->auths()) {
-    offered += (offered.empty() ? "" : ", ") + auth.method() + "/" + auth.mechanism();
-    if (auth.method() == mechanism.method() && auth.mechanism() == mechanism.mechanism()) chosen_offer = &auth;
+  const auto choice = choose_auth(*offer, params_.token.has_value(), params_.kerberos.has_value());
+  if (choice.method == AuthChoice::Method::none) {
+    std::string offered;
+    for (const auto& auth : offer->auths()) {
+      offered += (offered.empty() ? "" : ", ") + auth.method() + "/" + auth.mechanism();
+    }
+    const std::string wanted = params_.token ? (params_.kerberos ? "TOKEN or KERBEROS" : "TOKEN") : "KERBEROS";
+    return RpcError{RpcError::Kind::remote,
+                    params_.peer + " does not accept " + wanted + " authentication (it offers " + offered + ")"};
   }
-  if (!chosen_offer) {
-    return RpcError{RpcError::Kind::remote, params_.peer + " does not accept " + std::string(mechanism.method()) +
-                                                " authentication (it offers " + offered + ")"};
-  }
-  auto first = mechanism.start(*chosen_offer);
-  if (!first) return RpcError{RpcError::Kind::protocol, params_.peer + ": " + first.error().message};
-
   hadoop::RpcSasl initiate;
   initiate.set_state(hadoop::RpcSasl::INITIATE);
-  initiate.set_token(*first);
   // The server compares the chosen auth with what it offered, challenge aside.
   auto* chosen = initiate.add_auths();
-  *chosen = *chosen_offer;
+  *chosen = *choice.offer;
   chosen->clear_challenge();
+  if (choice.method == AuthChoice::Method::simple) {
+    // The server lets us fall back to SIMPLE; like Hadoop's client, say so and
+    // go on without waiting for an answer.
+    if (auto sent = send(encode_frame({&header, &initiate})); !sent) return sent.error();
+    return std::optional<std::string>(params_.user);
+  }
+
+  auto mechanism = make_mechanism(choice);
+  if (!mechanism) return mechanism.error();
+  auto first = (*mechanism)->start(*choice.offer);
+  if (!first) return failed(first.error(), RpcError::Kind::protocol);
+  initiate.set_token(*first);
   auto reply = exchange(initiate);
   for (int round = 0; reply && reply->state() == hadoop::RpcSasl::CHALLENGE && round < 16; ++round) {
-    auto answer = mechanism.step(reply->token());
-    if (!answer) return refused(answer.error());
+    auto answer = (*mechanism)->step(reply->token());
+    if (!answer) return failed(answer.error(), RpcError::Kind::remote);
     hadoop::RpcSasl response;
     response.set_state(hadoop::RpcSasl::RESPONSE);
     response.set_token(*answer);
     reply = exchange(response);
   }
+  if (!reply && reply.error().kind == RpcError::Kind::remote && choice.method == AuthChoice::Method::kerberos) {
+    return RpcError{RpcError::Kind::authentication,
+                    params_.peer + " refused our Kerberos login (" + reply.error().message +
+                        "); check that the server's principal and keytab match the configuration",
+                    reply.error().exception_class};
+  }
   if (!reply) return reply.error();
   if (reply->state() != hadoop::RpcSasl::SUCCESS) {
     return RpcError{RpcError::Kind::protocol, params_.peer + " ended the SASL exchange in an unexpected state"};
   }
-  if (auto finished = mechanism.finish(reply->token()); !finished) return refused(finished.error());
-  return {};
+  if (auto finished = (*mechanism)->finish(reply->token()); !finished) {
+    return failed(finished.error(), RpcError::Kind::remote);
+  }
+  return (*mechanism)->context_user();
 }
 
 Result<std::string, RpcError> RpcConnection::call(std::string_view method, const google::protobuf::MessageLite& request,

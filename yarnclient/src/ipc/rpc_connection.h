@@ -14,17 +14,20 @@
 
 #include "ipc/frame_codec.h"
 #include "ipc/rpc_error.h"
+#include "spindle/yarn/rpc_options.h"
 #include "spindle/yarn/token.h"
 #include "spindle/yarn/transport.h"
 
 namespace spindle::yarn::ipc {
 
 struct ConnectionParams {
-  std::string peer;            // "host:port", for messages
-  std::string protocol;        // e.g. org.apache.hadoop.yarn.api.ApplicationClientProtocolPB
-  std::string user;            // SIMPLE authentication: who we say we are
-  std::optional<Token> token;  // TOKEN authentication (DIGEST-MD5) when set
-  std::string client_id;       // 16 bytes, the same for every connection of one client
+  std::string peer;                         // "host:port", for messages
+  std::string protocol;                     // e.g. org.apache.hadoop.yarn.api.ApplicationClientProtocolPB
+  std::string user;                         // SIMPLE authentication: who we say we are
+  std::optional<Token> token;               // TOKEN authentication (DIGEST-MD5) when set
+  std::optional<KerberosOptions> kerberos;  // KERBEROS authentication (GSSAPI) when set
+  std::string server_host;                  // the host dialled, for a Kerberos principal's _HOST
+  std::string client_id;                    // 16 bytes, the same for every connection of one client
   std::chrono::milliseconds ping_interval{60'000};
   std::chrono::milliseconds handshake_timeout{20'000};
   std::size_t max_frame_bytes = default_max_frame_bytes;
@@ -58,7 +61,10 @@ class RpcConnection {
 
   RpcConnection(std::unique_ptr<Transport> transport, ConnectionParams params);
   Result<void, RpcError> handshake();
-  Result<void, RpcError> authenticate(class SaslMechanism& mechanism);
+  // The SASL negotiation; its value is the user the connection context
+  // names (none when a token names it).
+  Result<std::optional<std::string>, RpcError> authenticate();
+  Result<std::unique_ptr<class SaslMechanism>, RpcError> make_mechanism(const struct AuthChoice& choice);
   Result<ResponseFrame, RpcError> read_frame(std::chrono::steady_clock::time_point deadline);
   Result<void, RpcError> send(const std::string& frame);
   void reader_loop();

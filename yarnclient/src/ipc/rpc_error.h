@@ -7,11 +7,12 @@ namespace spindle::yarn::ipc {
 // Why a call did not return a response.
 struct RpcError {
   enum class Kind {
-    unreachable,  // no connection could be made
-    lost,         // the connection broke before the answer came
-    timed_out,    // no answer in time
-    remote,       // the server answered with an exception
-    protocol,     // the server sent something no Hadoop server sends
+    unreachable,     // no connection could be made
+    lost,            // the connection broke before the answer came
+    timed_out,       // no answer in time
+    remote,          // the server answered with an exception
+    protocol,        // the server sent something no Hadoop server sends
+    authentication,  // we could not prove who we are (no Kerberos ticket, wrong server principal)
   };
   RpcError() = default;
   RpcError(Kind kind_of_error, std::string text, std::string java_class = {})

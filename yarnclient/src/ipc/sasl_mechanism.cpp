@@ -1,5 +1,6 @@
 #include "ipc/sasl_mechanism.h"
 
+#include <atomic>
 #include <optional>
 
 #include "ipc/digest_md5.h"
@@ -14,7 +15,7 @@ class TokenDigestMd5 final : public SaslMechanism {
 
   std::string_view method() const override { return "TOKEN"; }
   std::string_view mechanism() const override { return "DIGEST-MD5"; }
-  bool context_names_user() const override { return false; }
+  std::optional<std::string> context_user() const override { return std::nullopt; }
 
   Result<std::string> start(const wire::hadoop::RpcSasl::Auth& offer) override {
     digest_.emplace(base64(token_.identifier), base64(token_.password), offer.protocol(), offer.server_id(),
@@ -48,6 +49,42 @@ class TokenDigestMd5 final : public SaslMechanism {
 
 std::unique_ptr<SaslMechanism> token_mechanism(Token token, std::function<std::string()> make_cnonce) {
   return std::make_unique<TokenDigestMd5>(std::move(token), std::move(make_cnonce));
+}
+
+AuthChoice choose_auth(const wire::hadoop::RpcSasl& negotiate, bool have_token, bool want_kerberos) {
+  for (const auto& auth : negotiate.auths()) {
+    if (have_token && auth.method() == "TOKEN" && auth.mechanism() == "DIGEST-MD5") {
+      return {AuthChoice::Method::token, &auth};
+    }
+    if (want_kerberos && auth.method() == "KERBEROS" && auth.mechanism() == "GSSAPI") {
+      return {AuthChoice::Method::kerberos, &auth};
+    }
+    if (auth.method() == "SIMPLE") return {AuthChoice::Method::simple, &auth};
+  }
+  return {};
+}
+
+namespace {
+// Set once, before any connection, by a static initializer of the Kerberos
+// library; constant-initialized, so no initialization order matters.
+constinit std::atomic<KerberosMechanismFactory> installed_kerberos{nullptr};
+constinit std::atomic<TicketPrincipalReader> installed_principal_reader{nullptr};
+}  // namespace
+
+void install_ticket_principal_reader(TicketPrincipalReader reader) {
+  installed_principal_reader.store(reader);
+}
+
+TicketPrincipalReader ticket_principal_reader() {
+  return installed_principal_reader.load();
+}
+
+void install_kerberos_mechanism(KerberosMechanismFactory factory) {
+  installed_kerberos.store(factory);
+}
+
+KerberosMechanismFactory kerberos_mechanism_factory() {
+  return installed_kerberos.load();
 }
 
 }  // namespace spindle::yarn::ipc

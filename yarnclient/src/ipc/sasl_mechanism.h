@@ -2,11 +2,13 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "hadoop_ipc.pb.h"
 #include "spindle/core/result.h"
+#include "spindle/yarn/rpc_options.h"
 #include "spindle/yarn/token.h"
 
 namespace spindle::yarn::ipc {
@@ -27,13 +29,38 @@ class SaslMechanism {
   virtual Result<std::string> step(std::string_view challenge) = 0;
   // Checks what the server sent with SUCCESS (empty when it sent nothing).
   virtual Result<void> finish(std::string_view final_message) = 0;
-  // Whether the connection context must name the user (Kerberos) or must not
-  // (tokens carry it).
-  virtual bool context_names_user() const = 0;
+  // The effective user the connection context names once authenticated: the
+  // Kerberos principal, as Hadoop's client sends it; nothing for tokens, which
+  // carry their user (naming another one is refused).
+  virtual std::optional<std::string> context_user() const = 0;
 };
 
 // DIGEST-MD5 with a Hadoop token: identifier and password, each Base64, as
 // user name and password.
 std::unique_ptr<SaslMechanism> token_mechanism(Token token, std::function<std::string()> make_cnonce);
+
+// Which of the server's offers the client takes, in the server's order like
+// Hadoop's client: TOKEN when it holds a token, KERBEROS when configured for
+// it, SIMPLE when the server allows it. `offer` is null when none fits.
+struct AuthChoice {
+  enum class Method { none, token, kerberos, simple } method = Method::none;
+  const wire::hadoop::RpcSasl::Auth* offer = nullptr;
+};
+AuthChoice choose_auth(const wire::hadoop::RpcSasl& negotiate, bool have_token, bool want_kerberos);
+
+// Kerberos lives in its own library (spindle_yarnclient_kerberos) so that
+// programs that only use tokens, like the container binary, do not link
+// GSS-API. Linking that library installs the factory; without it the hook is
+// null and a Kerberos connection fails with a sentence saying so.
+using KerberosMechanismFactory = Result<std::unique_ptr<SaslMechanism>> (*)(const KerberosOptions& options,
+                                                                            const std::string& server_host);
+void install_kerberos_mechanism(KerberosMechanismFactory factory);
+KerberosMechanismFactory kerberos_mechanism_factory();
+
+// The principal of the default ticket cache ("alice@EXAMPLE.COM"), from the
+// same library; null without it.
+using TicketPrincipalReader = Result<std::string> (*)();
+void install_ticket_principal_reader(TicketPrincipalReader reader);
+TicketPrincipalReader ticket_principal_reader();
 
 }  // namespace spindle::yarn::ipc

@@ -46,6 +46,18 @@ struct TaskAttemptEntry {
   std::int64_t finished_ms = 0;
 };
 
+// One attempt of the job's application master, as the ResourceManager
+// reports it: a job whose master was restarted has several.
+struct MasterAttemptEntry {
+  int attempt = 1;
+  std::string container;
+  std::string host;
+  std::string state;  // YARN's: RUNNING, FINISHED, FAILED, KILLED ...
+  std::string diagnostics;
+  std::int64_t started_ms = 0;
+  std::int64_t finished_ms = 0;
+};
+
 // A number over time: a training scalar from the job's event files
 // (source "tfevents", run = the log subdirectory), or a container's use
 // (source "container", run = the task, tag "memory_bytes" or "cpu_seconds").
@@ -74,7 +86,7 @@ class HistoryStore {
   // ~/.local/share/spindle/history.sqlite.
   static std::filesystem::path default_path();
   static Result<HistoryStore> open(const std::filesystem::path& path = default_path());
-  static constexpr int schema_version = 1;
+  static constexpr int schema_version = 2;
 
   HistoryStore(HistoryStore&&) noexcept;
   HistoryStore& operator=(HistoryStore&&) noexcept;
@@ -88,6 +100,8 @@ class HistoryStore {
   // The application master's view: every task's current attempt.
   Result<void> record_status(const JobStatus& status);
   Result<void> record_events(const std::string& application_id, const std::vector<JobEvent>& events);
+  Result<void> record_master_attempts(const std::string& application_id,
+                                      const std::vector<MasterAttemptEntry>& attempts);
   // Points already there (same source, run, tag, step and time) are kept once.
   Result<void> record_metrics(const std::string& application_id, const std::vector<MetricPoint>& points);
 
@@ -95,6 +109,7 @@ class HistoryStore {
   Result<std::optional<JobHistoryEntry>> job(const std::string& application_id);
   Result<std::vector<TaskAttemptEntry>> attempts(const std::string& application_id);
   Result<std::vector<JobEvent>> events(const std::string& application_id);
+  Result<std::vector<MasterAttemptEntry>> master_attempts(const std::string& application_id);
   Result<std::vector<MetricPoint>> metrics(const std::string& application_id, const std::string& tag = {});
   Result<std::uint64_t> last_event_sequence(const std::string& application_id);
 

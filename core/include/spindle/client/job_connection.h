@@ -38,12 +38,15 @@ class JobConnection {
   HistoryStore* history() { return history_.get(); }
   const std::string& history_problem() const { return history_problem_; }
   const std::optional<JobRecord>& record() const { return record_; }
+  // Who the cluster knows us as (see yarn::cluster_user); empty if unknown.
+  const std::string& cluster_user() const { return cluster_user_; }
 
  private:
   JobConnection(yarn::ApplicationClient client, yarn::ApplicationId id, std::optional<JobRecord> record)
       : client_(std::move(client)), id_(id), application_id_(id.to_string()), record_(std::move(record)) {}
   JobApiClient* api();
   void record_report(const yarn::ApplicationReport& report);
+  void record_master_attempts(bool finished);
   void record_status(const JobStatus& status);
 
   yarn::ApplicationClient client_;
@@ -55,7 +58,10 @@ class JobConnection {
   std::string api_address_;
   std::optional<JobStatus> last_status_;
   std::shared_ptr<HistoryStore> history_;
+  std::chrono::steady_clock::time_point master_attempts_recorded_{};
+  bool final_master_attempts_recorded_ = false;
   std::string history_problem_;
+  std::string cluster_user_;
 };
 
 }  // namespace spindle::client

@@ -19,14 +19,18 @@ struct JobEvent {
   std::string message;
 };
 
-// The job's events in order, numbered from 1, with long polls for what comes
+// The job's events in order, numbered from 1 (or from where an earlier attempt's end), with long polls for what comes
 // next. Only the newest `capacity` are kept; a reader that fell further
 // behind gets what is left.
 class EventLog {
  public:
   using Waiter = std::function<void(std::vector<JobEvent>)>;
 
-  explicit EventLog(std::size_t capacity = 10'000) : capacity_(capacity) {}
+  // `numbered_after`: the sequence the first event follows. A later
+  // application master attempt numbers past the earlier attempts' events so
+  // that those who follow the job see its events as new.
+  explicit EventLog(std::size_t capacity = 10'000, std::uint64_t numbered_after = 0)
+      : capacity_(capacity), last_(numbered_after) {}
 
   std::uint64_t append(std::string kind, std::string task, std::string message);
   std::vector<JobEvent> after(std::uint64_t sequence, std::size_t limit = 1000) const;

@@ -30,7 +30,8 @@ class JobApiClient {
                std::chrono::milliseconds timeout = std::chrono::seconds(30));
   ~JobApiClient();
 
-  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container);
+  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container,
+                             const Reattachment& reattachment = {});
   // The cluster newer than `after`, waiting up to `wait`; nothing if none came.
   Result<std::optional<PublishedCluster>> cluster_after(std::uint64_t after, std::chrono::milliseconds wait);
   Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat);

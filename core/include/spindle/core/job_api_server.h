@@ -37,6 +37,17 @@ struct TaskResult {
   std::string stderr_tail;
 };
 
+// What an executor started under an earlier application master attempt
+// tells the attempt that replaced it, so that the new one adopts the task
+// where it stands instead of starting it again.
+struct Reattachment {
+  bool present = false;               // false for a first registration
+  int restarts = 0;                   // restarts the task had spent from its budget
+  int lost = 0;                       // and those that cost nothing (preemption, node loss)
+  std::uint64_t cluster_version = 0;  // the newest cluster the task has seen
+  bool command_ended = false;         // its command has ended; its result follows
+};
+
 // The application master's answers beyond the rendezvous. Called from the
 // API's threads.
 class JobApiBackend {
@@ -44,7 +55,8 @@ class JobApiBackend {
   virtual ~JobApiBackend() = default;
   // Checks the task against the container it runs in, then registers it
   // with the rendezvous.
-  virtual Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container) = 0;
+  virtual Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container,
+                                     const Reattachment& reattachment) = 0;
   virtual Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) = 0;
   virtual Result<void> result(const TaskId& task, const TaskResult& result) = 0;
   virtual std::string status_json() = 0;
@@ -53,6 +65,8 @@ class JobApiBackend {
 
 // The application master's HTTP/1.1 API for task executors, the CLI and the GUI:
 //   PUT /v1/tasks/<type>/<index>   {"host", "port", "container"}  register
+//       (plus "reattach": {"restarts", "lost", "cluster_version",
+//       "command_ended"} from an executor of an earlier attempt)
 //   GET /v1/cluster?after=N&wait_ms=M                             the cluster
 //       spec newer than version N, waiting up to M ms (204 when none came)
 //   POST /v1/tasks/<type>/<index>/heartbeat  TaskHeartbeat as JSON

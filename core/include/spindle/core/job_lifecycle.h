@@ -47,6 +47,20 @@ struct TaskRecord {
   std::chrono::steady_clock::time_point last_heard{};  // registration, heartbeat or result
   bool silent = false;                           // declared lost for want of heartbeats; its container is being stopped
   std::vector<EarlierAttempt> earlier_attempts;  // containers it ran in before its restarts
+  // Since when it waits for a container to replace one lost with its node,
+  // and that node; see JobSpec::replacement_timeout.
+  std::optional<std::chrono::steady_clock::time_point> replacing_since;
+  std::string lost_node;
+};
+
+// A container an earlier application master attempt started and YARN kept
+// for this attempt: its task is known once its executor registers again.
+struct AdoptableContainer {
+  std::string id;
+  std::string type;  // the task type it was granted for
+  std::string node;
+  std::string node_http_address;
+  std::string log_url;
 };
 
 enum class JobOutcome { running, succeeded, failed, killed };
@@ -71,9 +85,18 @@ class JobLifecycle {
   // Its NodeManager refused to start the container.
   void launch_failed(const std::string& container, const std::string& why);
 
+  // This is a later application master attempt: `containers` still run
+  // tasks of the earlier one. Their tasks are adopted as their executors
+  // register again; until `deadline` no replacement is asked for them, and
+  // those not heard of by then are released (take_containers_to_release).
+  void expect_reattachment(std::vector<AdoptableContainer> containers, Clock::time_point deadline);
+  bool reattaching() const { return !adoptable_.empty(); }
+
   // A task's executor registers: checked against the container the task
-  // runs in, then handed to the rendezvous.
-  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container);
+  // runs in, then handed to the rendezvous. An executor of an earlier
+  // attempt (`reattachment.present`) is adopted with its container.
+  Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container,
+                             const Reattachment& reattachment = {});
   // The rendezvous published a cluster: every registered task now runs.
   void cluster_published(std::uint64_t version);
   Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat, Clock::time_point now = Clock::now());
@@ -86,6 +109,8 @@ class JobLifecycle {
   // Containers of silent tasks, once each: the application master stops
   // them, and their end then counts as the task's failure.
   std::vector<std::string> take_containers_to_stop();
+  // Containers of earlier attempts that nobody claimed, once each.
+  std::vector<std::string> take_containers_to_release();
   // The job is being killed from outside (a signal to the application master).
   void kill(const std::string& why);
 
@@ -106,6 +131,9 @@ class JobLifecycle {
   const TaskSpec& spec_of(const TaskId& task) const;
   void task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost);
   void restart(TaskRecord& task, bool free, const std::string& why);
+  void adopt(TaskRecord& task, const AdoptableContainer& container, const Reattachment& reattachment);
+  void give_up_reattachment(const std::string& why);
+  std::string no_replacement_diagnostic(const TaskRecord& task) const;
   void evaluate();
   void end(JobOutcome outcome, std::string diagnostics);
 
@@ -118,6 +146,9 @@ class JobLifecycle {
   Clock::time_point started_ = Clock::now();
   std::optional<Clock::time_point> grace_ends_;
   std::vector<std::string> to_stop_;
+  std::map<std::string, AdoptableContainer> adoptable_;  // by container id
+  std::optional<Clock::time_point> reattach_deadline_;
+  std::vector<std::string> to_release_;
   JobOutcome outcome_ = JobOutcome::running;
   std::string diagnostics_;
 };

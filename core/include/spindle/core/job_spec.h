@@ -61,6 +61,9 @@ struct JobSpec {
   // A running task whose executor sends no heartbeat for this long is lost;
   // zero: never. Executors beat every 5 s.
   std::chrono::seconds heartbeat_timeout{60};
+  // A task whose node was lost waits this long for a new container before
+  // the job fails saying why; zero: as long as it takes.
+  std::chrono::seconds replacement_timeout{600};
   Framework framework = Framework::tensorflow;
   std::vector<ShippedFile> files;
   std::vector<ShippedFile> archives;
@@ -69,6 +72,10 @@ struct JobSpec {
   std::string input;
   std::string output;
   std::string docker_image;
+  // NameNodes besides the default file system's that the job reads or
+  // writes (hdfs://host:port or webhdfs://host:port); on a Kerberos cluster
+  // the job gets delegation tokens for each.
+  std::vector<std::string> file_systems;
   ApplicationMasterSpec application_master;
   std::vector<TaskSpec> tasks;  // chief, worker, ps, evaluator, tensorboard first, then custom
 

@@ -44,6 +44,10 @@ class Rendezvous {
   // address is withdrawn until the new container registers.
   void task_restarting(const TaskId& task);
 
+  // Versions published from now on are above `version`: a later
+  // application master attempt continues the numbering its tasks have seen.
+  void continue_after(std::uint64_t version);
+
   // The newest complete cluster, if there is one.
   std::shared_ptr<const ClusterVersion> current() const;
 

@@ -10,6 +10,11 @@ namespace spindle {
 // what to do about it.
 struct Error {
   std::string message;
+  // What kind of failure it is, where a caller acts on it differently:
+  // `authentication` means the cluster did not accept who we are (no valid
+  // Kerberos ticket, a refused token); the CLI reports it like an
+  // unreachable cluster (exit 3), since no input change fixes it.
+  enum class Kind { other, authentication } kind = Kind::other;
 };
 
 // Either a value or the reason there is none. Errors cross library boundaries
@@ -57,6 +62,10 @@ class [[nodiscard]] Result<void, E> {
 
 inline Error make_error(std::string message) {
   return Error{std::move(message)};
+}
+
+inline Error authentication_error(std::string message) {
+  return Error{std::move(message), Error::Kind::authentication};
 }
 
 }  // namespace spindle

@@ -26,6 +26,7 @@ enum class UpstreamState {
   starting,     // the job runs but TensorBoard has no address yet: 502, the page retries
   ended,        // the job is over and its TensorBoard with it: 410
   unreachable,  // the cluster or the job's master did not answer: 502, the page retries
+  forbidden,    // the job belongs to somebody else: 403
 };
 
 struct UpstreamUnavailable {

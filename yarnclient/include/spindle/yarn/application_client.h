@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "spindle/yarn/cluster_types.h"
 #include "spindle/yarn/hadoop_configuration.h"
 #include "spindle/yarn/rpc_options.h"
+#include "spindle/yarn/token.h"
 
 namespace spindle::yarn {
 
@@ -26,8 +28,11 @@ class ApplicationClient {
   ApplicationClient(ApplicationClient&&) noexcept;
   ApplicationClient& operator=(ApplicationClient&&) noexcept;
 
-  // Options for the ResourceManager(s) a configuration names, as the user
-  // running this process (SIMPLE authentication).
+  // Options for the ResourceManager(s) a configuration names: Kerberos when
+  // hadoop.security.authentication is "kerberos" (the server principal from
+  // yarn.resourcemanager.principal, a keytab login from spindle.kerberos.keytab
+  // and spindle.kerberos.principal when set, else the ticket cache), else
+  // SIMPLE as the user running this process.
   static RpcOptions options_for(const HadoopConfiguration& configuration);
 
   Result<ClusterMetrics> cluster_metrics();
@@ -48,6 +53,15 @@ class ApplicationClient {
   Result<std::vector<ContainerReport>> containers(const std::string& attempt_id);
   // Applications of a type (e.g. "SPINDLE"), all states when `states` is empty.
   Result<std::vector<ApplicationReport>> applications(const std::string& type, const std::vector<std::string>& states);
+
+  // A ResourceManager delegation token that `renewer` (a user or principal)
+  // may renew, with its service set to the ResourceManager addresses as
+  // Hadoop's clients expect ("ip:port", comma-separated under HA). Only a
+  // Kerberos-authenticated client gets one.
+  Result<Token> delegation_token(const std::string& renewer);
+  // Extends a delegation token; the new expiry in milliseconds since the epoch.
+  Result<std::int64_t> renew_delegation_token(const Token& token);
+  Result<void> cancel_delegation_token(const Token& token);
 
  private:
   template <typename Response, typename Request>

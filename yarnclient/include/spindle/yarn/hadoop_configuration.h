@@ -63,4 +63,7 @@ class HadoopConfiguration {
 // else the operating system's user.
 std::string hadoop_user_name();
 
+// Whether hadoop.security.authentication asks for Kerberos (any case, as Hadoop reads it).
+bool uses_kerberos(const HadoopConfiguration& configuration);
+
 }  // namespace spindle::yarn

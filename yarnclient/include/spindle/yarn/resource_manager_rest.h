@@ -1,14 +1,20 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "spindle/core/result.h"
 #include "spindle/yarn/hadoop_configuration.h"
+#include "spindle/yarn/token.h"
 
 namespace spindle::yarn {
+
+namespace http {
+class AuthCookies;
+}  // namespace http
 
 // The ResourceManager's REST API (/ws/v1/cluster) and the NodeManagers'
 // container logs, for what the RPC protocols do not tell: scheduler details,
@@ -18,11 +24,14 @@ class ResourceManagerRest {
   struct Options {
     std::vector<std::string> web_addresses;  // host:port of each ResourceManager's web server (HA: all)
     std::string user;
+    // hadoop.security.authentication=kerberos: no user.name; SPNEGO from the
+    // ticket cache (a server's challenge is answered either way).
+    bool kerberos = false;
     std::chrono::milliseconds connect_timeout{20'000};
     std::chrono::milliseconds timeout{60'000};
   };
 
-  explicit ResourceManagerRest(Options options) : options_(std::move(options)) {}
+  explicit ResourceManagerRest(Options options);
   static ResourceManagerRest from_configuration(const HadoopConfiguration& configuration);
 
   Result<nlohmann::json> cluster_info();
@@ -34,14 +43,23 @@ class ResourceManagerRest {
   Result<nlohmann::json> scheduler();
   Result<nlohmann::json> node_labels();
 
+  // An RM delegation token (POST /ws/v1/cluster/delegation-token; needs
+  // Kerberos) that `renewer` may renew, as the ResourceManager issues it:
+  // kind RM_DELEGATION_TOKEN, no service (set it to the RPC address the
+  // token is for, see token_service.h).
+  Result<Token> delegation_token(const std::string& renewer);
+
   // A running container's log file (stdout, stderr, ...) from its NodeManager's web server.
   Result<std::string> container_log(const std::string& node_http_address, const std::string& container_id,
                                     const std::string& file, std::size_t limit = 16 * 1024 * 1024);
 
  private:
   Result<nlohmann::json> get(const std::string& path);
+  Result<nlohmann::json> exchange(const std::string& method, const std::string& path, const std::string& body);
+  std::string with_user(const std::string& url) const;
 
   Options options_;
+  std::shared_ptr<http::AuthCookies> cookies_;  // shared by copies: one SPNEGO login serves them all
 };
 
 }  // namespace spindle::yarn

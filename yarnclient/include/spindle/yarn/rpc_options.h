@@ -20,12 +20,33 @@ using RetryPolicy = std::function<std::optional<std::chrono::milliseconds>(int a
 // RetryUpToMaximumCountWithFixedSleep.
 RetryPolicy fixed_retries(int retries, std::chrono::milliseconds pause);
 
+// Whose Kerberos credentials to use. Both empty: the ticket cache (KRB5CCNAME,
+// else the default cache) that `kinit` fills. With a keytab, credentials come
+// from it into this process's memory; the user's ticket cache is left alone.
+struct KerberosLogin {
+  std::string principal;  // e.g. "alice@EXAMPLE.COM"; empty: the keytab's first entry
+  std::string keytab;     // path of a keytab file
+};
+
+// Kerberos (SASL GSSAPI) authentication to a service.
+struct KerberosOptions {
+  // The service's principal as configured, e.g. "rm/_HOST@EXAMPLE.COM"; _HOST
+  // stands for the server's host name. The server's own claim must match it.
+  // Empty: whatever principal the server names is accepted.
+  std::string server_principal;
+  // A glob the server's principal must match instead (Hadoop's "<key>.pattern").
+  std::string server_principal_pattern;
+  KerberosLogin login;
+};
+
 // Everything an RPC client needs to reach one Hadoop service, as one struct
-// with chained setters.
+// with chained setters. Authentication: a token the server accepts wins, else
+// Kerberos when set, else SIMPLE as `user`.
 struct RpcOptions {
-  std::vector<std::string> addresses;  // host:port, tried in order (ResourceManager HA)
-  std::string user;                    // SIMPLE authentication
-  std::optional<Token> token;          // TOKEN authentication instead, when set
+  std::vector<std::string> addresses;       // host:port, tried in order (ResourceManager HA)
+  std::string user;                         // SIMPLE authentication
+  std::optional<Token> token;               // TOKEN authentication instead, when set
+  std::optional<KerberosOptions> kerberos;  // KERBEROS authentication, when set
   std::chrono::milliseconds connect_timeout{20'000};
   std::chrono::milliseconds call_timeout{120'000};
   std::chrono::milliseconds ping_interval{60'000};
@@ -42,6 +63,10 @@ struct RpcOptions {
   }
   RpcOptions& with_token(Token value) {
     token = std::move(value);
+    return *this;
+  }
+  RpcOptions& with_kerberos(KerberosOptions value) {
+    kerberos = std::move(value);
     return *this;
   }
   RpcOptions& with_connect_timeout(std::chrono::milliseconds value) {

@@ -4,18 +4,22 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "spindle/core/result.h"
 #include "spindle/yarn/hadoop_configuration.h"
+#include "spindle/yarn/token.h"
 
 namespace spindle::yarn {
 
 namespace http {
 struct Request;
-}
+class AuthCookies;
+}  // namespace http
 
 struct HdfsFileStatus {
   std::string name;  // last path component; empty for the path asked about itself
@@ -38,11 +42,18 @@ class WebHdfs {
     std::string namenode_http;  // host:port of the NameNode's HTTP server
     std::string default_fs;     // hdfs://host:port, for the URIs YARN needs
     std::string user;           // SIMPLE authentication (user.name)
+    // hadoop.security.authentication=kerberos: requests carry no user.name
+    // and answer the NameNode's SPNEGO challenge from the ticket cache.
+    // (A challenge is answered either way, so a stale client setting works.)
+    bool kerberos = false;
+    // Token-only, as inside YARN containers: every request carries
+    // delegation=<url string> instead of user.name and never uses SPNEGO.
+    std::optional<Token> delegation;
     std::chrono::milliseconds connect_timeout{20'000};
   };
 
-  explicit WebHdfs(Options options) : options_(std::move(options)) {}
-  // From fs.defaultFS and dfs.namenode.http-address.
+  explicit WebHdfs(Options options);
+  // From fs.defaultFS, dfs.namenode.http-address and hadoop.security.authentication.
   static Result<WebHdfs> from_configuration(const HadoopConfiguration& configuration);
 
   Result<void> mkdirs(const std::string& path, const std::string& permission = "755");
@@ -66,6 +77,20 @@ class WebHdfs {
   // Up to `length` bytes of a file from `offset` on; fewer only at its end.
   Result<std::string> read_range(const std::string& path, std::int64_t offset, std::int64_t length);
 
+  // A delegation token from the NameNode (GETDELEGATIONTOKEN; needs
+  // Kerberos), which `renewer` may renew. It comes as the NameNode issues it
+  // to WebHDFS clients; for hdfs:// clients in containers set its kind to
+  // HDFS_DELEGATION_TOKEN and its service to the NameNode's RPC address
+  // (see token_service.h). Either way it works for WebHDFS as `delegation`.
+  Result<Token> delegation_token(const std::string& renewer);
+  // Renewing and cancelling need Kerberos as the token's renewer (or owner,
+  // to cancel); a token-only client cannot. Renewal answers the new expiry.
+  Result<std::chrono::system_clock::time_point> renew_delegation_token(const Token& token);
+  Result<void> cancel_delegation_token(const Token& token);
+
+  // host:port of the NameNode's RPC server, from default_fs (port 8020 if none).
+  std::string namenode_rpc_address() const;
+
   // hdfs://host:port/path, as YARN's local resources name files.
   std::string uri(const std::string& path) const;
   const Options& options() const { return options_; }
@@ -75,6 +100,7 @@ class WebHdfs {
   http::Request new_request(std::string method, std::string target) const;
 
   Options options_;
+  std::shared_ptr<http::AuthCookies> cookies_;  // shared by copies: one SPNEGO login serves them all
 };
 
 }  // namespace spindle::yarn

@@ -30,6 +30,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeLabel;
 import org.apache.hadoop.yarn.api.records.NodeState;
@@ -54,7 +55,8 @@ import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 /**
  * A real single-machine HDFS + YARN for Spindle's integration tests.
  *
- * <p>Usage: {@code LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR]}. Starts
+ * <p>Usage: {@code LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR | --secure
+ * KERBEROS_DIR]}. Starts
  * MiniDFSCluster and MiniYARNCluster in this JVM, writes a Hadoop client configuration into
  * CONF_DIR, prints one {@code READY key=value ...} line on stdout and runs until SIGTERM or
  * SIGINT. Everything else (logs) goes to stderr.
@@ -62,6 +64,10 @@ import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
  * <p>With {@code --faults} the cluster is set up for fault tests (a third NodeManager,
  * ResourceManager recovery, short NodeManager liveness, preemption, a third queue {@code urgent})
  * and obeys requests dropped into CONTROL_DIR: see {@link Controls}.
+ *
+ * <p>With {@code --secure} it is a Kerberos cluster: a KDC in this JVM, principals and keytabs
+ * in KERBEROS_DIR, HDFS and YARN with Kerberos authentication and SPNEGO on their web servers
+ * (see {@link Kerberos}).
  */
 public final class LocalYarnCluster {
   static final String GPU = "yarn.io/gpu";
@@ -85,6 +91,12 @@ public final class LocalYarnCluster {
   private final File dataDir;
   private final File controlDir; // null unless in fault mode
   private final boolean faults;
+  private final Kerberos kerberos; // null unless in secure mode
+  /** Secure mode: the daemons' Kerberos identities. */
+  private UserGroupInformation nnUser;
+  private UserGroupInformation dnUser;
+  private UserGroupInformation rmUser;
+  private UserGroupInformation nmUser;
   private MiniDFSCluster dfs;
   private MiniYARNCluster yarn;
   /** The NodeIds of the nodes, kept across NodeManager restarts (same port). */
@@ -97,11 +109,12 @@ public final class LocalYarnCluster {
   private final int gpuNodeIndex;
   private volatile boolean stopping;
 
-  private LocalYarnCluster(File confDir, File dataDir, File controlDir) {
+  private LocalYarnCluster(File confDir, File dataDir, File controlDir, File kerberosDir) {
     this.confDir = confDir;
     this.dataDir = dataDir;
     this.controlDir = controlDir;
     this.faults = controlDir != null;
+    this.kerberos = kerberosDir == null ? null : new Kerberos(kerberosDir, new File(dataDir, "kdc"));
     this.nodes = faults ? 3 : 2;
     this.gpuNodeIndex = nodes - 1;
     this.nodeIds = new NodeId[nodes];
@@ -109,14 +122,18 @@ public final class LocalYarnCluster {
 
   public static void main(String[] args) throws Exception {
     File controlDir = null;
+    File kerberosDir = null;
     if (args.length == 4 && args[2].equals("--faults")) {
       controlDir = new File(args[3]).getAbsoluteFile();
+    } else if (args.length == 4 && args[2].equals("--secure")) {
+      kerberosDir = new File(args[3]).getAbsoluteFile();
     } else if (args.length != 2) {
-      System.err.println("usage: LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR]");
+      System.err.println(
+          "usage: LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR | --secure KERBEROS_DIR]");
       System.exit(2);
     }
-    LocalYarnCluster cluster = new LocalYarnCluster(
-        new File(args[0]).getAbsoluteFile(), new File(args[1]).getAbsoluteFile(), controlDir);
+    LocalYarnCluster cluster = new LocalYarnCluster(new File(args[0]).getAbsoluteFile(),
+        new File(args[1]).getAbsoluteFile(), controlDir, kerberosDir);
 
     // The clusters are stopped on the main thread, before the JVM begins to shut down: inside a
     // shutdown hook Hadoop's services fail ("Shutdown in progress, cannot remove a shutdownHook")
@@ -144,15 +161,39 @@ public final class LocalYarnCluster {
     Files.createDirectories(confDir.toPath());
     Files.createDirectories(dataDir.toPath());
 
+    if (kerberos != null) {
+      // The KDC first: every daemon logs in to it.
+      kerberos.start();
+      Configuration security = new Configuration(false);
+      kerberos.hdfsServerSettings().forEach(security::set);
+      UserGroupInformation.setConfiguration(security);
+      nnUser = kerberos.login("nn");
+      dnUser = kerberos.login("dn");
+      rmUser = kerberos.login("rm");
+      nmUser = kerberos.login("nm");
+    }
     dfs = startDfs();
     String defaultFs = dfs.getURI().toString();
     Configuration yarnConf = yarnConfiguration(defaultFs);
 
     // MiniYARNCluster puts its work dirs under the test data dir, which defaults to ./target.
     System.setProperty("test.build.data", new File(dataDir, "yarn").getPath());
-    yarn = new MiniYARNCluster("local-yarn", nodes, 1, 1);
-    yarn.init(yarnConf);
-    yarn.start();
+    if (kerberos == null) {
+      yarn = new MiniYARNCluster("local-yarn", nodes, 1, 1);
+      yarn.init(yarnConf);
+      yarn.start();
+    } else {
+      // The NodeManagers as nm; the RM switches to rm for itself (see SecureYarnCluster).
+      yarn = new SecureYarnCluster();
+      Kerberos.as(nmUser, () -> {
+        yarn.init(yarnConf);
+        yarn.start();
+        return null;
+      });
+      // The JVM's login user is the last daemon that logged in. The RM renews the HDFS tokens
+      // of applications as the login user: it must be rm, whose short name (yarn) they name.
+      UserGroupInformation.setLoginUser(rmUser);
+    }
 
     for (int i = 0; i < nodes; i++) {
       nodeIds[i] = yarn.getNodeManager(i).getNMContext().getNodeId();
@@ -160,7 +201,14 @@ public final class LocalYarnCluster {
     NodeId gpuNode = nodeIds[gpuNodeIndex];
     NodeId cpuNode = nodeIds[0];
     ResourceManager rm = yarn.getResourceManager();
-    labelGpuNode(rm, gpuNode);
+    if (kerberos == null) {
+      labelGpuNode(rm, gpuNode);
+    } else {
+      Kerberos.as(rmUser, () -> {
+        labelGpuNode(rm, gpuNode);
+        return null;
+      });
+    }
 
     Configuration rmConf = rm.getConfig();
     writeConfigFiles(defaultFs, rmConf);
@@ -181,24 +229,96 @@ public final class LocalYarnCluster {
         + (faults ? " nodes=" + Arrays.stream(nodeIds).map(NodeId::toString)
             .collect(Collectors.joining(",")) : "")
         + " faults=" + faults
+        + " secure=" + (kerberos != null)
+        + (kerberos != null ? " realm=" + Kerberos.REALM
+            + " kdc=" + kerberos.kdcAddress()
+            + " krb5_conf=" + kerberos.krb5Conf()
+            + " user_principal=" + kerberos.userPrincipal()
+            + " user_keytab=" + kerberos.userKeytab() : "")
         + " pid=" + ProcessHandle.current().pid());
     System.out.flush();
   }
 
-  private MiniDFSCluster startDfs() throws IOException {
+  private MiniDFSCluster startDfs() throws Exception {
     Configuration conf = new HdfsConfiguration();
     conf.setInt("dfs.replication", 1);
     conf.setBoolean("dfs.webhdfs.enabled", true);
-    MiniDFSCluster cluster =
-        new MiniDFSCluster.Builder(conf, new File(dataDir, "hdfs")).numDataNodes(1).build();
-    cluster.waitActive();
-    // World-writable /tmp and /user so tests may act as any user name (simple auth).
+    File base = new File(dataDir, "hdfs");
+    MiniDFSCluster cluster;
+    if (kerberos == null) {
+      cluster = new MiniDFSCluster.Builder(conf, base).numDataNodes(1).build();
+      cluster.waitActive();
+      makeSharedDirs(cluster);
+    } else {
+      // The NameNode as nn, the DataNode as dn: each RPC server answers as its own principal.
+      // So the NameNode starts alone, and MiniDFSCluster would then set dfs.replication to its
+      // number of DataNodes, 0, which the NameNode hands out as the default of its clients.
+      Configuration nnConf = new HdfsConfiguration(conf) {
+        @Override
+        public void setInt(String name, int value) {
+          super.setInt(name, name.equals("dfs.replication") ? Math.max(value, 1) : value);
+        }
+      };
+      kerberos.hdfsServerSettings().forEach(nnConf::set);
+      cluster = Kerberos.as(nnUser, () -> new MiniDFSCluster.Builder(nnConf, base).numDataNodes(0).build());
+      MiniDFSCluster started = cluster;
+      Kerberos.as(dnUser, () -> {
+        started.startDataNodes(nnConf, 1, true, null, null); // the NameNode's address is in it
+        return null;
+      });
+      Kerberos.as(nnUser, () -> { // as the HDFS superuser
+        started.waitActive();
+        makeSharedDirs(started);
+        return null;
+      });
+    }
+    return cluster;
+  }
+
+  /** World-writable /tmp and /user so tests may act as any user name (simple auth). */
+  private static void makeSharedDirs(MiniDFSCluster cluster) throws IOException {
     FileSystem fs = cluster.getFileSystem();
     for (String dir : List.of("/tmp", "/user", "/app-logs")) {
       fs.mkdirs(new Path(dir));
       fs.setPermission(new Path(dir), new FsPermission((short) 01777));
     }
-    return cluster;
+  }
+
+  /**
+   * Secure mode: MiniYARNCluster's ResourceManager skips its Kerberos login (it expects one
+   * identity for the whole JVM); this one sets itself up and starts as rm instead, so its
+   * threads, and with them its RPC servers, have rm's identity, not the NodeManagers' nm.
+   */
+  private final class SecureYarnCluster extends MiniYARNCluster {
+    SecureYarnCluster() {
+      super("local-yarn", nodes, 1, 1);
+    }
+
+    @Override
+    protected ResourceManager createResourceManager() {
+      return new ResourceManager() {
+        @Override
+        protected void doSecureLogin() {
+          // The identity comes from the doAs around init and start.
+        }
+
+        @Override
+        protected void serviceInit(Configuration conf) throws Exception {
+          Kerberos.as(rmUser, () -> {
+            super.serviceInit(conf);
+            return null;
+          });
+        }
+
+        @Override
+        protected void serviceStart() throws Exception {
+          Kerberos.as(rmUser, () -> {
+            super.serviceStart();
+            return null;
+          });
+        }
+      };
+    }
   }
 
   /** Our YARN settings; the same map is written to yarn-site.xml for clients. */
@@ -214,7 +334,9 @@ public final class LocalYarnCluster {
     s.put("yarn.nodemanager.resource.cpu-vcores", String.valueOf(NODE_VCORES));
     s.put("yarn.nodemanager.vmem-check-enabled", "false");
     s.put("yarn.node-labels.enabled", "true");
-    s.put("yarn.log-aggregation-enable", "true");
+    // Not in secure mode: there the NodeManagers open container logs with SecureIOUtils, which
+    // needs Hadoop's native library (libhadoop.so, not on Maven Central), so aggregation fails.
+    s.put("yarn.log-aggregation-enable", String.valueOf(kerberos == null));
     s.put("yarn.nodemanager.remote-app-log-dir", "/app-logs");
     // Containers get this JVM's PATH (the launcher puts the Python venv first). The NM starts
     // containers with an empty environment, so a whitelisted PATH would be bash's default; an
@@ -293,6 +415,9 @@ public final class LocalYarnCluster {
     Configuration conf = new YarnConfiguration();
     conf.set("fs.defaultFS", defaultFs); // log aggregation writes to HDFS
     yarnSettings().forEach(conf::set);
+    if (kerberos != null) {
+      kerberos.yarnServerSettings().forEach(conf::set);
+    }
     capacitySchedulerSettings().forEach(conf::set);
     // Read by the RM and NMs in this JVM; clients read it from resource-types.xml.
     conf.set("yarn.resource-types", GPU);
@@ -364,6 +489,9 @@ public final class LocalYarnCluster {
   private void writeConfigFiles(String defaultFs, Configuration rmConf) throws IOException {
     Configuration core = new Configuration(false);
     core.set("fs.defaultFS", defaultFs);
+    if (kerberos != null) {
+      Kerberos.coreSettings().forEach(core::set);
+    }
     write(core, "core-site.xml");
 
     Configuration dfsConf = dfs.getConfiguration(0);
@@ -372,11 +500,17 @@ public final class LocalYarnCluster {
     hdfs.set("dfs.namenode.http-address", dfsConf.get("dfs.namenode.http-address"));
     hdfs.set("dfs.webhdfs.enabled", "true");
     hdfs.set("dfs.replication", "1");
+    if (kerberos != null) {
+      Kerberos.hdfsClientSettings().forEach(hdfs::set);
+    }
     write(hdfs, "hdfs-site.xml");
 
     Configuration site = new Configuration(false);
     yarnSettings().forEach(site::set);
     site.set("yarn.resourcemanager.hostname", MiniYARNCluster.getHostname());
+    if (kerberos != null) {
+      Kerberos.yarnClientSettings().forEach(site::set);
+    }
     for (String key : RM_ADDRESS_KEYS) {
       site.set(key, rmConf.get(key));
     }
@@ -414,6 +548,9 @@ public final class LocalYarnCluster {
     }
     if (dfs != null) {
       run("stopping HDFS", dfs::shutdown);
+    }
+    if (kerberos != null) {
+      run("stopping the KDC", kerberos::stop);
     }
     // Containers run in sessions of their own (setsid) but stay our descendants while we live:
     // anything the NMs failed to kill dies here, so no process outlives the cluster.

@@ -2,6 +2,7 @@ package localyarn;
 
 import java.io.File;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -10,6 +11,10 @@ import java.util.Map;
 
 import com.sun.net.httpserver.HttpServer;
 
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -27,7 +32,9 @@ import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.NMClient;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.YarnClientApplication;
+import org.apache.hadoop.yarn.client.util.YarnClientUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
 
 /**
  * A tiny YARN application to check the local cluster end to end, in the spirit of Hadoop's
@@ -44,6 +51,10 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * the application id and the final status, whose diagnostics name the node and resources of each
  * container; it exits 0 only on success. COMMAND's output is in the containers' stdout/stderr
  * logs (aggregated to HDFS: read them with {@code LogsCLI}).
+ *
+ * <p>On a Kerberos cluster the client needs a ticket ({@code kinit}); it hands the application an
+ * HDFS delegation token renewable by the RM, which the NodeManagers use to aggregate the logs,
+ * and the AM passes it on to its containers.
  */
 public final class Probe {
   private String queue = "default";
@@ -116,8 +127,15 @@ public final class Probe {
     String classpath = Environment.HADOOP_CONF_DIR.$$() + ApplicationConstants.CLASS_PATH_SEPARATOR
         + System.getProperty("java.class.path").replace(File.pathSeparator,
             ApplicationConstants.CLASS_PATH_SEPARATOR);
+    ByteBuffer tokens = null;
+    if (UserGroupInformation.isSecurityEnabled()) {
+      // The renewer is the RM: its principal, _HOST resolved (HDFS keeps its short name).
+      Credentials credentials = new Credentials();
+      FileSystem.get(conf).addDelegationTokens(YarnClientUtils.getRmPrincipal(conf), credentials);
+      tokens = serialize(credentials);
+    }
     context.setAMContainerSpec(ContainerLaunchContext.newInstance(
-        Map.of(), Map.of("CLASSPATH", classpath), List.of(String.join(" ", am)), null, null, null));
+        Map.of(), Map.of("CLASSPATH", classpath), List.of(String.join(" ", am)), null, tokens, null));
 
     client.submitApplication(context);
     System.out.println("application " + id);
@@ -157,6 +175,13 @@ public final class Probe {
     NMClient nm = NMClient.createNMClient();
     nm.init(conf);
     nm.start();
+    // The application's tokens (HDFS) for the containers, without the AM's own token for the RM.
+    ByteBuffer tokens = null;
+    if (UserGroupInformation.isSecurityEnabled()) {
+      Credentials credentials = new Credentials(UserGroupInformation.getCurrentUser().getCredentials());
+      credentials.getAllTokens().removeIf(t -> t.getKind().equals(AMRMTokenIdentifier.KIND_NAME));
+      tokens = serialize(credentials);
+    }
 
     Resource capability = Resource.newInstance(memoryMb, 1);
     capability.setResourceValue(LocalYarnCluster.GPU, gpus);
@@ -189,7 +214,7 @@ public final class Probe {
         report.append("container ").append(c.getId()).append(" on node ").append(c.getNodeId())
             .append(" with ").append(c.getResource()).append("; ");
         nm.startContainer(c, ContainerLaunchContext.newInstance(
-            Map.of(), Map.of(), List.of(shell), null, null, null));
+            Map.of(), Map.of(), List.of(shell), null, tokens == null ? null : tokens.duplicate(), null));
       }
       for (ContainerStatus status : response.getCompletedContainersStatuses()) {
         finished++;
@@ -210,5 +235,11 @@ public final class Probe {
     rm.stop();
     web.stop(0);
     return failed == 0;
+  }
+
+  private static ByteBuffer serialize(Credentials credentials) throws java.io.IOException {
+    DataOutputBuffer out = new DataOutputBuffer();
+    credentials.writeTokenStorageToStream(out);
+    return ByteBuffer.wrap(out.getData(), 0, out.getLength());
   }
 }

@@ -1,0 +1,44 @@
+#include "container/master_locator.h"
+
+#include <cstdlib>
+
+#include "spindle/yarn/credentials.h"
+#include "spindle/yarn/hadoop_configuration.h"
+
+namespace spindle::container {
+
+MasterLocator::MasterLocator(std::string application_id, std::string user)
+    : application_id_(std::move(application_id)), user_(std::move(user)) {}
+
+MasterLocator::~MasterLocator() = default;
+
+std::optional<HostPort> MasterLocator::locate() {
+  const auto id = yarn::ApplicationId::parse(application_id_);
+  if (!id) return std::nullopt;
+  if (!client_) {
+    auto configuration = yarn::HadoopConfiguration::from_environment();
+    if (!configuration) return std::nullopt;
+    auto options = yarn::ApplicationClient::options_for(*configuration).with_user(user_);
+    // The caller polls; one quick try per call.
+    options.retry = yarn::fixed_retries(0, std::chrono::milliseconds(0));
+    options.connect_timeout = std::chrono::seconds(5);
+    options.call_timeout = std::chrono::seconds(10);
+    if (const char* token_file = std::getenv("HADOOP_TOKEN_FILE_LOCATION"); token_file && *token_file) {
+      if (auto credentials = yarn::Credentials::read_file(token_file); credentials) {
+        if (const auto* token = credentials->find_kind("RM_DELEGATION_TOKEN")) options.token = *token;
+      }
+    }
+    client_ = std::make_unique<yarn::ApplicationClient>(std::move(options));
+  }
+  auto report = client_->report(*id);
+  if (!report) return std::nullopt;
+  ended_ = report->finished();
+  if (report->state != "RUNNING" || report->am_rpc_port <= 0 || report->am_host.empty() || report->am_host == "N/A") {
+    return std::nullopt;
+  }
+  auto address = parse_host_port(report->am_host + ":" + std::to_string(report->am_rpc_port));
+  if (!address) return std::nullopt;
+  return *address;
+}
+
+}  // namespace spindle::container

@@ -1,0 +1,293 @@
+"""Spindle on the secure local YARN of tests/yarn-cluster (Kerberos, MiniKdc):
+a real TensorFlow job end to end with delegation tokens only inside YARN, the
+sentence and exit code without a ticket, the job API's refusal of requests
+without the job's secret, the TensorBoard proxy's refusal of somebody else's
+job, and a search for the job's secret and tokens everywhere Spindle writes.
+
+Run by ctest (label secure) with SPINDLE_CLI, SPINDLE_SOURCE_DIR,
+SPINDLE_LOCAL_YARN_DIR (the secure cluster), HADOOP_CONF_DIR,
+SPINDLE_STATE_DIR and SPINDLE_DATA_DIR set."""
+
+import base64
+import glob
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+from jobs_on_yarn_test import example_spec
+
+SPINDLE = os.environ["SPINDLE_CLI"]
+CLUSTER = os.environ["SPINDLE_LOCAL_YARN_DIR"]
+STATE_DIR = os.environ["SPINDLE_STATE_DIR"]
+DATA_DIR = os.environ["SPINDLE_DATA_DIR"]
+
+
+def ready_line():
+    with open(os.path.join(CLUSTER, "ready")) as ready:
+        return dict(word.split("=", 1) for word in ready.read().split() if "=" in word)
+
+
+READY = ready_line()
+KERBEROS_DIR = os.path.dirname(READY["user_keytab"])
+
+
+def kinit(principal, keytab, cache):
+    done = subprocess.run(["kinit", "-kt", keytab, principal], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "KRB5_CONFIG": READY["krb5_conf"], "KRB5CCNAME": "FILE:" + cache})
+    assert done.returncode == 0, done.stderr
+
+
+def run(*args, env, timeout=600):
+    return subprocess.run([SPINDLE, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "KRB5_CONFIG": READY["krb5_conf"], **env})
+
+
+def webhdfs_list(path, cache):
+    """A WebHDFS listing through SPNEGO, as curl does it with the user's ticket."""
+    done = subprocess.run(["curl", "-s", "--negotiate", "-u", ":",
+                           f"http://{READY['webhdfs']}/webhdfs/v1{path}?op=LISTSTATUS"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "KRB5_CONFIG": READY["krb5_conf"], "KRB5CCNAME": "FILE:" + cache})
+    answer = json.loads(done.stdout)
+    if "FileStatuses" not in answer:
+        return []
+    return sorted(item["pathSuffix"] for item in answer["FileStatuses"]["FileStatus"])
+
+
+def read_vint(data, at):
+    """Hadoop's WritableUtils variable-length integer."""
+    first = data[at] if data[at] < 128 else data[at] - 256
+    if first >= -112:
+        return first, at + 1
+    negative = first < -120
+    length = (-119 - first) if negative else (-111 - first)
+    value = 0
+    for byte in data[at + 1:at + length]:
+        value = (value << 8) | byte
+    return (~value if negative else value), at + length
+
+
+def read_bytes(data, at):
+    length, at = read_vint(data, at)
+    return data[at:at + length], at + length
+
+
+def token_passwords(path):
+    """The passwords (and whole identifiers) of the tokens in a credentials
+    file in Hadoop's Writable format, and the values of its secret keys."""
+    with open(path, "rb") as tokens:
+        data = tokens.read()
+    assert data[:4] == b"HDTS" and data[4] == 0, path
+    found = []
+    count, at = read_vint(data, 5)
+    for _ in range(count):
+        _alias, at = read_bytes(data, at)
+        _identifier, at = read_bytes(data, at)
+        password, at = read_bytes(data, at)
+        kind, at = read_bytes(data, at)
+        _service, at = read_bytes(data, at)
+        found.append((kind.decode(), password))
+    count, at = read_vint(data, at)
+    for _ in range(count):
+        alias, at = read_bytes(data, at)
+        value, at = read_bytes(data, at)
+        found.append((alias.decode(), value))
+    return found
+
+
+def forms_of(secret):
+    """Every way a secret could be written out: raw, hex, Base64 of both alphabets."""
+    forms = {secret, secret.hex().encode(), base64.b64encode(secret), base64.urlsafe_b64encode(secret).rstrip(b"=")}
+    return {form for form in forms if len(form) >= 8}
+
+
+def am_api_address(application, env):
+    record = json.loads(run("history", application, "--json", env=env).stdout)
+    for event in record["events"]:
+        if "job API at " in event["message"]:
+            return event["message"].rsplit("job API at ", 1)[1]
+    return None
+
+
+def http(method, url, secret=None, body=None):
+    request = urllib.request.Request(url, data=body.encode() if body else None, method=method)
+    if secret is not None:
+        request.add_header("X-Spindle-Secret", secret)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+class SecureJobs(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.mkdtemp(prefix="spindle-secure-test-")
+        os.chmod(self.directory, 0o755)
+        self.cache = os.path.join(self.directory, "root.ccache")
+        kinit(READY["user_principal"], READY["user_keytab"], self.cache)
+        self.env = {"KRB5CCNAME": "FILE:" + self.cache}
+
+    def tearDown(self):
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def write_spec(self, spec, name="spec.json"):
+        path = os.path.join(self.directory, name)
+        with open(path, "w") as out:
+            json.dump(spec, out)
+        return path
+
+    def test_without_a_ticket_nothing_is_submitted_and_the_sentence_says_kinit(self):
+        user = READY["user_principal"].split("@")[0]
+        staged_before = webhdfs_list(f"/user/{user}/.spindle", self.cache)
+        listed = run("list", "--all", "--json", env=self.env)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        known_before = {job["application_id"] for job in json.loads(listed.stdout)}
+
+        empty = {"KRB5CCNAME": "FILE:" + os.path.join(self.directory, "no-ticket")}
+        spec = {"name": "no-ticket", "tasks": {"worker": {"command": "true"}}}
+        submitted = run("submit", self.write_spec(spec), env=empty)
+        self.assertEqual(submitted.returncode, 3, submitted.stdout + submitted.stderr)
+        self.assertIn("no Kerberos ticket", submitted.stderr)
+        self.assertIn("kinit", submitted.stderr)
+        self.assertEqual(len(submitted.stderr.strip().splitlines()), 1, submitted.stderr)
+
+        for command in (["cluster", "info"], ["list", "--all"]):
+            refused = run(*command, env=empty)
+            self.assertEqual(refused.returncode, 3, command)
+            self.assertIn("kinit", refused.stderr, command)
+
+        self.assertEqual(webhdfs_list(f"/user/{user}/.spindle", self.cache), staged_before)
+        listed = run("list", "--all", "--json", env=self.env)
+        self.assertEqual({job["application_id"] for job in json.loads(listed.stdout)}, known_before)
+
+    def test_a_tensorflow_job_runs_end_to_end_and_keeps_its_secrets(self):
+        output = os.path.join(self.directory, "output")
+        spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)
+        spec["env"]["TRAIN_STEPS"] = "3000"
+        submitted = run("submit", "--json", self.write_spec(spec), env=self.env)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+
+        # While it runs: the containers' credentials, and the job API.
+        deadline = time.time() + 240
+        running = {}
+        while time.time() < deadline and len(running) < 3:
+            shown = run("status", application, "--json", env=self.env)
+            if shown.returncode == 0 and json.loads(shown.stdout).get("job"):
+                running = {t["task"]: t for t in json.loads(shown.stdout)["job"]["tasks"] if t["phase"] == "running"}
+            time.sleep(1)
+        self.assertEqual(len(running), 3, shown.stdout + shown.stderr)
+
+        token_files = [f for f in glob.glob(os.path.join(CLUSTER, "data", "**", "container_tokens"), recursive=True)
+                       if application[len("application_"):] in f]
+        self.assertGreaterEqual(len(token_files), 4, "the AM's and three tasks' credentials")
+        secrets = {}
+        for path in token_files:
+            for name, value in token_passwords(path):
+                secrets.setdefault(name, set()).add(value)
+        for kind in ("HDFS_DELEGATION_TOKEN", "RM_DELEGATION_TOKEN", "spindle.job.secret"):
+            self.assertIn(kind, secrets, f"{kind} is not in the containers' credentials")
+        with open(glob.glob(os.path.join(STATE_DIR, "**", application + ".json"), recursive=True)[0]) as record:
+            job_secret = json.load(record)["secret"]
+        self.assertIn(job_secret.encode(), secrets["spindle.job.secret"])
+
+        api = am_api_address(application, self.env)
+        self.assertIsNotNone(api)
+        base = f"http://{api}"
+        before = json.loads(http("GET", base + "/v1/status", job_secret)[1])
+        chief = next(t for t in before["tasks"] if t["task"] == "chief:0")
+        for secret in (None, "", "0" * 64, job_secret[:-1] + ("0" if job_secret[-1] != "0" else "1")):
+            self.assertEqual(http("GET", base + "/v1/status", secret)[0], 401)
+            self.assertEqual(http("GET", base + "/v1/cluster?after=0", secret)[0], 401)
+            stolen = json.dumps({"host": "attacker.example", "port": 1, "container": chief["container"]})
+            self.assertEqual(http("PUT", base + "/v1/tasks/chief/0", secret, stolen)[0], 401)
+            ended = json.dumps({"container": chief["container"], "exit_code": 1, "description": "forged"})
+            self.assertEqual(http("POST", base + "/v1/tasks/chief/0/result", secret, ended)[0], 401)
+        after = json.loads(http("GET", base + "/v1/status", job_secret)[1])
+        chief_after = next(t for t in after["tasks"] if t["task"] == "chief:0")
+        self.assertEqual(chief_after["address"], chief["address"])
+        self.assertEqual(chief_after["phase"], "running")
+        page_status, page = http("GET", base + "/")
+        self.assertEqual(page_status, 200)
+
+        watched = run("watch", application, env=self.env, timeout=900)
+        self.assertEqual(watched.returncode, 0, watched.stdout + watched.stderr)
+        record = json.loads(run("history", application, "--json", env=self.env).stdout)
+        self.assertEqual(record["state"], "succeeded", record["diagnostics"])
+        self.assertTrue(os.path.isdir(os.path.join(output, "model")) or os.listdir(output), output)
+
+        # Everything Spindle showed, wrote or logged about the job.
+        said = [page, watched.stdout.encode(), watched.stderr.encode()]
+        for command in (["status", application], ["status", application, "--json"], ["history", application],
+                        ["history", application, "--json"], ["list", "--all", "--json"], ["metrics", application],
+                        ["logs", application], ["logs", application, "chief:0"]):
+            shown = run(*command, env=self.env)
+            said += [shown.stdout.encode(), shown.stderr.encode()]
+        refused = run("status", application, env={"KRB5CCNAME": "FILE:" + os.path.join(self.directory, "none")})
+        said.append(refused.stderr.encode())
+        written = {}
+        for path in glob.glob(os.path.join(DATA_DIR, "history.sqlite*")):
+            with open(path, "rb") as history:
+                written[path] = history.read()
+        for path in glob.glob(os.path.join(CLUSTER, "data", "**", application, "**", "*"), recursive=True):
+            if os.path.isfile(path) and "container_tokens" not in path and not path.endswith(".tokens"):
+                with open(path, "rb") as log:
+                    written[path] = log.read()
+        self.assertTrue(any("stderr" in path for path in written), "no container logs were searched")
+        forms = set(forms_of(job_secret.encode()))
+        for name, values in secrets.items():
+            if name == "YARN_AM_RM_TOKEN":
+                continue
+            for value in values:
+                forms |= forms_of(value)
+        for form in forms:
+            for index, text in enumerate(said):
+                self.assertNotIn(form, text, f"a secret appears in output {index}")
+            for path, content in written.items():
+                self.assertNotIn(form, content, f"a secret appears in {path}")
+
+    def test_the_tensorboard_proxy_refuses_somebody_elses_job(self):
+        alice_cache = os.path.join(self.directory, "alice.ccache")
+        kinit("alice@" + READY["realm"], os.path.join(KERBEROS_DIR, "alice.keytab"), alice_cache)
+        alice_state = os.path.join(self.directory, "alice-state")
+        alice = {"KRB5CCNAME": "FILE:" + alice_cache, "SPINDLE_STATE_DIR": alice_state,
+                 "SPINDLE_DATA_DIR": os.path.join(self.directory, "alice-data")}
+        spec = {"name": "alices-job", "tasks": {"worker": {"command": "sleep 120"},
+                                                 "tensorboard": {"memory": "1 GiB"}},
+                "output": os.path.join(self.directory, "alice-output")}
+        submitted = run("submit", "--json", self.write_spec(spec), env=alice)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+        try:
+            # Her job's record, with its secret, has reached root's machine.
+            records = glob.glob(os.path.join(alice_state, "**", application + ".json"), recursive=True)
+            self.assertEqual(len(records), 1)
+            mine = os.path.join(self.directory, "root-state")
+            os.makedirs(os.path.join(mine, "jobs"))
+            shutil.copy(records[0], os.path.join(mine, "jobs", application + ".json"))
+            proxy = subprocess.Popen([SPINDLE, "tensorboard", application], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True,
+                                     env={**os.environ, "KRB5_CONFIG": READY["krb5_conf"], **self.env,
+                                          "SPINDLE_STATE_DIR": mine})
+            try:
+                url = proxy.stdout.readline().strip()
+                self.assertTrue(url.startswith("http://"), proxy.stderr.read() if not url else url)
+                status, body = http("GET", url)
+                self.assertEqual(status, 403, body)
+                self.assertIn(f"belongs to alice, not to {READY['user_principal'].split('@')[0]}".encode(), body)
+            finally:
+                proxy.terminate()
+                proxy.wait(timeout=30)
+        finally:
+            run("kill", application, env=alice)
+
+
+if __name__ == "__main__":
+    unittest.main()

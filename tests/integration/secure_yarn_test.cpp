@@ -1,0 +1,159 @@
+// Kerberos against the secure local YARN (scripts/local-yarn --secure): a
+// real KDC, a ResourceManager that takes only Kerberos and tokens, and our
+// GSSAPI client. Each test uses a ticket cache of its own, never the user's.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "spindle/yarn/application_client.h"
+
+namespace spindle::yarn {
+namespace {
+
+// HADOOP_CONF_DIR, KRB5_CONFIG, SPINDLE_SECURE_PRINCIPAL and
+// SPINDLE_SECURE_KEYTAB of the running secure cluster (SPINDLE_LOCAL_YARN_DIR
+// picks which), from its `env`; the environment's own values only fill gaps,
+// since a shell's HADOOP_CONF_DIR may name the plain local YARN.
+std::map<std::string, std::string> secure_environment() {
+  std::map<std::string, std::string> found;
+  const std::string command = std::string(SPINDLE_SOURCE_DIR) + "/scripts/local-yarn --secure env 2>/dev/null";
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char line[4096];
+    while (std::fgets(line, sizeof(line), pipe)) {
+      std::string text(line);
+      if (!text.starts_with("export ")) continue;
+      const auto equals = text.find('=');
+      std::string value = text.substr(equals + 1);
+      while (!value.empty() && (value.back() == '\n' || value.back() == '\'' || value.back() == '"')) value.pop_back();
+      if (!value.empty() && (value.front() == '\'' || value.front() == '"')) value.erase(0, 1);
+      found[text.substr(7, equals - 7)] = value;
+    }
+    ::pclose(pipe);
+  }
+  for (const char* name : {"HADOOP_CONF_DIR", "KRB5_CONFIG", "SPINDLE_SECURE_PRINCIPAL", "SPINDLE_SECURE_KEYTAB"}) {
+    if (const char* value = std::getenv(name); value && *value && found[name].empty()) found[name] = value;
+  }
+  return found;
+}
+
+class SecureYarn : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    environment_ = secure_environment();
+    for (const char* name : {"HADOOP_CONF_DIR", "KRB5_CONFIG", "SPINDLE_SECURE_PRINCIPAL", "SPINDLE_SECURE_KEYTAB"}) {
+      ASSERT_FALSE(environment_[name].empty()) << name << " is unknown: is `scripts/local-yarn --secure up` running?";
+    }
+    ::setenv("HADOOP_CONF_DIR", environment_["HADOOP_CONF_DIR"].c_str(), 1);
+    ::setenv("KRB5_CONFIG", environment_["KRB5_CONFIG"].c_str(), 1);
+    cache_ = std::filesystem::temp_directory_path() / ("spindle-secure-ccache-" + std::to_string(::getpid()) + "-" +
+                                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove(cache_);
+    ::setenv("KRB5CCNAME", ("FILE:" + cache_.string()).c_str(), 1);
+    auto loaded = HadoopConfiguration::from_environment();
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    configuration_ = *loaded;
+    ASSERT_TRUE(uses_kerberos(configuration_));
+  }
+  void TearDown() override { std::filesystem::remove(cache_); }
+
+  void kinit() {
+    const std::string command =
+        "kinit -kt '" + environment_["SPINDLE_SECURE_KEYTAB"] + "' '" + environment_["SPINDLE_SECURE_PRINCIPAL"] + "'";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  }
+
+  std::map<std::string, std::string> environment_;
+  std::filesystem::path cache_;
+  HadoopConfiguration configuration_;
+};
+
+TEST_F(SecureYarn, TicketFromKinitReachesTheResourceManager) {
+  kinit();
+  ApplicationClient client(ApplicationClient::options_for(configuration_));
+  auto metrics = client.cluster_metrics();
+  ASSERT_TRUE(metrics.ok()) << metrics.error().message;
+  EXPECT_GE(metrics->active, 1);
+  auto application = client.new_application();
+  ASSERT_TRUE(application.ok()) << application.error().message;
+  EXPECT_GT(application->maximum.memory_mib, 0);
+}
+
+TEST_F(SecureYarn, DelegationTokenIsIssuedRenewedAndCancelled) {
+  kinit();
+  ApplicationClient client(ApplicationClient::options_for(configuration_));
+  auto token = client.delegation_token("yarn");
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  EXPECT_EQ(token->kind, "RM_DELEGATION_TOKEN");
+  EXPECT_FALSE(token->identifier.empty());
+  EXPECT_FALSE(token->password.empty());
+  const auto address = configuration_.resource_manager_address(RmService::client);
+  EXPECT_EQ(token->service, "127.0.0.1" + address.substr(address.rfind(':')));
+  // The owner may cancel; only the renewer may renew.
+  auto cancelled = client.cancel_delegation_token(*token);
+  EXPECT_TRUE(cancelled.ok()) << cancelled.error().message;
+  const auto principal = environment_["SPINDLE_SECURE_PRINCIPAL"];
+  auto own = client.delegation_token(principal.substr(0, principal.find('@')));
+  ASSERT_TRUE(own.ok()) << own.error().message;
+  auto renewed = client.renew_delegation_token(*own);
+  ASSERT_TRUE(renewed.ok()) << renewed.error().message;
+  EXPECT_GT(*renewed, 1'600'000'000'000);
+  EXPECT_TRUE(client.cancel_delegation_token(*own).ok());
+}
+
+TEST_F(SecureYarn, KeytabLoginLeavesTheTicketCacheAlone) {
+  configuration_.set("spindle.kerberos.keytab", environment_["SPINDLE_SECURE_KEYTAB"]);
+  configuration_.set("spindle.kerberos.principal", environment_["SPINDLE_SECURE_PRINCIPAL"]);
+  ApplicationClient client(ApplicationClient::options_for(configuration_));
+  auto metrics = client.cluster_metrics();
+  ASSERT_TRUE(metrics.ok()) << metrics.error().message;
+  EXPECT_FALSE(std::filesystem::exists(cache_));
+}
+
+TEST_F(SecureYarn, EmptyTicketCacheSaysToRunKinit) {
+  ApplicationClient client(ApplicationClient::options_for(configuration_));
+  auto metrics = client.cluster_metrics();
+  ASSERT_FALSE(metrics.ok());
+  EXPECT_EQ(metrics.error().kind, Error::Kind::authentication);
+  EXPECT_EQ(metrics.error().message.rfind("there is no Kerberos ticket for the cluster", 0), 0u)
+      << metrics.error().message;
+  EXPECT_NE(metrics.error().message.find("run `kinit`"), std::string::npos);
+}
+
+// What a user sees: the CLI without a ticket says to run kinit and exits 3,
+// like for an unreachable cluster.
+TEST_F(SecureYarn, CliWithoutTicketExitsThreeWithTheKinitSentence) {
+  const std::string command = std::string(SPINDLE_CLI_PATH) + " cluster info 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof(buffer), pipe)) output += buffer;
+  const int status = ::pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(status)) << output;
+  EXPECT_EQ(WEXITSTATUS(status), 3) << output;
+  EXPECT_NE(output.find("there is no Kerberos ticket for the cluster"), std::string::npos) << output;
+  EXPECT_NE(output.find("run `kinit`"), std::string::npos) << output;
+}
+
+TEST_F(SecureYarn, AnotherServerPrincipalIsRefused) {
+  kinit();
+  configuration_.set("yarn.resourcemanager.principal", "nm/_HOST@EXAMPLE.COM");
+  ApplicationClient client(ApplicationClient::options_for(configuration_));
+  auto metrics = client.cluster_metrics();
+  ASSERT_FALSE(metrics.ok());
+  EXPECT_EQ(metrics.error().kind, Error::Kind::authentication);
+  EXPECT_NE(metrics.error().message.find("presents Kerberos principal rm/localhost@EXAMPLE.COM, but the configured "
+                                         "server principal is nm/localhost@EXAMPLE.COM"),
+            std::string::npos)
+      << metrics.error().message;
+}
+
+}  // namespace
+}  // namespace spindle::yarn

@@ -1,0 +1,78 @@
+#include "spindle/yarn/token_service.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+
+namespace spindle::yarn {
+namespace {
+
+struct AddressListDeleter {
+  void operator()(addrinfo* list) const { freeaddrinfo(list); }
+};
+
+// The numeric address Java's InetSocketAddress would hold: IPv4 first, as
+// Hadoop runs with java.net.preferIPv4Stack.
+Result<std::string> numeric_address(const std::string& host) {
+  for (int family : {AF_INET, AF_UNSPEC}) {
+    addrinfo hints{};
+    hints.ai_family = family;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || !found) continue;
+    std::unique_ptr<addrinfo, AddressListDeleter> list(found);
+    char text[INET6_ADDRSTRLEN] = {};
+    const void* address = found->ai_family == AF_INET
+                              ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr)
+                              : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(found->ai_addr)->sin6_addr);
+    if (inet_ntop(found->ai_family, address, text, sizeof(text))) return std::string(text);
+  }
+  return make_error("cannot resolve " + host + " to name the service of its delegation token; check DNS or /etc/hosts");
+}
+
+}  // namespace
+
+Result<std::string> token_service(std::string_view host_port, int default_port,
+                                  const HadoopConfiguration& configuration) {
+  std::string host(host_port);
+  std::string port = std::to_string(default_port);
+  if (const auto colon = host.rfind(':'); colon != std::string::npos && host.find(']') == std::string::npos) {
+    port = host.substr(colon + 1);
+    host.resize(colon);
+  }
+  if (host.empty()) return make_error("the address \"" + std::string(host_port) + "\" names no host");
+  if (!configuration.get_bool("hadoop.security.token.service.use_ip", true)) {
+    std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
+    return host + ":" + port;
+  }
+  auto address = numeric_address(host);
+  if (!address) return address.error();
+  return *address + ":" + port;
+}
+
+Result<std::string> token_renewer(const HadoopConfiguration& configuration) {
+  auto principal = configuration.get("yarn.resourcemanager.principal");
+  if (!principal || principal->empty()) {
+    return make_error(
+        "yarn.resourcemanager.principal is not set; a Kerberos cluster names its ResourceManager's principal "
+        "there in yarn-site.xml, and delegation tokens need it as their renewer");
+  }
+  std::string renewer = *principal;
+  if (const auto at = renewer.find("_HOST"); at != std::string::npos) {
+    // As SecurityUtil.getServerPrincipal: the host the ResourceManager serves clients on, in lower case.
+    std::string host = configuration.resource_manager_address(RmService::client);
+    host = host.substr(0, host.rfind(':'));
+    std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
+    renewer.replace(at, 5, host);
+  }
+  return renewer;
+}
+
+std::string kerberos_short_name(std::string_view principal) {
+  return std::string(principal.substr(0, principal.find_first_of("/@")));
+}
+
+}  // namespace spindle::yarn
