@@ -171,6 +171,12 @@ class SecureJobs(unittest.TestCase):
         output = os.path.join(self.directory, "output")
         spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)
         spec["env"]["TRAIN_STEPS"] = "3000"
+        # The cluster's tokens live 30 s unless renewed: the chief stays long
+        # enough for its job to outlive them thrice, so that the application
+        # master's last use of its HDFS token (removing the staging directory)
+        # works only if the ResourceManager renewed it.
+        spec["tasks"]["chief"]["command"] += " && sleep 95"
+        user = READY["user_principal"].split("@")[0]
         submitted = run("submit", "--json", self.write_spec(spec), env=self.env)
         self.assertEqual(submitted.returncode, 0, submitted.stderr)
         application = json.loads(submitted.stdout)["application_id"]
@@ -222,6 +228,12 @@ class SecureJobs(unittest.TestCase):
         record = json.loads(run("history", application, "--json", env=self.env).stdout)
         self.assertEqual(record["state"], "succeeded", record["diagnostics"])
         self.assertTrue(os.path.isdir(os.path.join(output, "model")) or os.listdir(output), output)
+        self.assertGreater(record["finished_ms"] - record["started_ms"], 95_000)
+        deadline = time.time() + 30
+        while application in webhdfs_list(f"/user/{user}/.spindle", self.cache) and time.time() < deadline:
+            time.sleep(1)
+        self.assertNotIn(application, webhdfs_list(f"/user/{user}/.spindle", self.cache),
+                         "the staging directory is still there: was the HDFS token renewed?")
 
         # Everything Spindle showed, wrote or logged about the job.
         said = [page, watched.stdout.encode(), watched.stderr.encode()]

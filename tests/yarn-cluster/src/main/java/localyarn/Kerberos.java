@@ -42,6 +42,8 @@ final class Kerberos {
   static final String HOST = "localhost";
   /** The services, each with its own principal SERVICE/localhost and keytab. */
   static final List<String> SERVICES = List.of("nn", "dn", "rm", "nm", "HTTP");
+  /** How long a delegation token lives without renewal. */
+  static final long TOKEN_RENEW_INTERVAL_MS = 30_000;
   /** Another user of the cluster, with {@code alice.keytab}. */
   static final String OTHER_USER = "alice";
 
@@ -209,6 +211,9 @@ final class Kerberos {
     // tokens still guard every read and write. (With SASL on, clients inside this one JVM, such
     // as the NodeManagers' localizers, now and then skipped the handshake and reads failed.)
     s.put("ignore.secure.ports.for.testing", "true");
+    // Delegation tokens expire unless renewed within TOKEN_RENEW_INTERVAL_MS (a day by
+    // default), so that a test job of a few minutes proves the ResourceManager renews them.
+    s.put("dfs.namenode.delegation.token.renew-interval", Long.toString(TOKEN_RENEW_INTERVAL_MS));
     return s;
   }
 
@@ -233,6 +238,7 @@ final class Kerberos {
     s.put("hadoop.security.authorization", "true");
     s.put("yarn.resourcemanager.principal", principal("rm"));
     s.put("yarn.resourcemanager.keytab", keytab("rm").getPath());
+    s.put("yarn.resourcemanager.delegation.token.renew-interval", Long.toString(TOKEN_RENEW_INTERVAL_MS));
     s.put("yarn.nodemanager.principal", principal("nm"));
     s.put("yarn.nodemanager.keytab", keytab("nm").getPath());
     // SPNEGO on the RM's and NMs' web servers (REST included).
