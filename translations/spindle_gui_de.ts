@@ -87,7 +87,7 @@
 <context>
     <name>spindle::gui::ApplicationPage</name>
     <message>
-        <location filename="../app/src/designer/applicationpage.cpp" line="+44"/>
+        <location filename="../app/src/designer/applicationpage.cpp" line="+54"/>
         <source>e.g. wine-quality (default: the file&apos;s name)</source>
         <translation>z. B. wine-quality (Vorgabe: der Dateiname)</translation>
     </message>
@@ -147,12 +147,42 @@
         <translation>keine Grenze; z. B. 90m oder 2h</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>60s (default); 0 turns the check off</source>
+        <translation>60s (Vorgabe); 0 schaltet die Prüfung ab</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A running task whose executor sends no heartbeat for this long is lost; executors beat every 5 s</source>
+        <translation>Ein laufender Task, dessen Executor so lange keinen Heartbeat sendet, gilt als verloren; Executors senden alle 5 s einen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>10m (default); 0 waits as long as it takes</source>
+        <translation>10m (Vorgabe); 0 wartet so lange wie nötig</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How long a task whose node was lost waits for a container on another node before the job fails</source>
+        <translation>Wie lange ein Task, dessen Knoten verloren ging, auf einen Container auf einem anderen Knoten wartet, bevor der Job fehlschlägt</translation>
+    </message>
+    <message>
         <location line="+2"/>
         <source>optional; passed on as DTF_DOCKER_IMAGE</source>
         <translation>optional; wird als DTF_DOCKER_IMAGE weitergegeben</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>comma-separated, e.g. hdfs://nn2:8020, webhdfs://nn3:9870</source>
+        <translation>durch Kommas getrennt, z. B. hdfs://nn2:8020, webhdfs://nn3:9870</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NameNodes besides the default file system that the job uses; on a Kerberos cluster it gets delegation tokens for each</source>
+        <translation>NameNodes neben dem Standard-Dateisystem, die der Job nutzt; auf einem Kerberos-Cluster erhält er für jeden ein Delegation-Token</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>256 MiB</source>
         <translation>256 MiB</translation>
     </message>
@@ -222,13 +252,13 @@
         <translation>Erweitert</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>&amp;Tags:</source>
         <translation>&amp;Tags:</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Max a&amp;ttempts:</source>
+        <source>Ma&amp;x attempts:</source>
         <translation>Max. &amp;Versuche:</translation>
     </message>
     <message>
@@ -238,8 +268,23 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Heartbeat timeo&amp;ut:</source>
+        <translation>Zeitlimit &amp;ohne Heartbeat:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Replacement timeout:</source>
+        <translation>Ersatz-Zeit&amp;limit:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Docker image:</source>
         <translation>Docker-&amp;Image:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fi&amp;le systems:</source>
+        <translation>Dateisyste&amp;me:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -262,7 +307,7 @@
         <translation>Skript</translation>
     </message>
     <message numerus="yes">
-        <location line="+88"/>
+        <location line="+115"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n Warteschlange auf diesem Cluster</numerusform>

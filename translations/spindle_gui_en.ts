@@ -87,7 +87,7 @@
 <context>
     <name>spindle::gui::ApplicationPage</name>
     <message>
-        <location filename="../app/src/designer/applicationpage.cpp" line="+44"/>
+        <location filename="../app/src/designer/applicationpage.cpp" line="+54"/>
         <source>e.g. wine-quality (default: the file&apos;s name)</source>
         <translation>e.g. wine-quality (default: the file&apos;s name)</translation>
     </message>
@@ -147,12 +147,42 @@
         <translation>no limit; e.g. 90m or 2h</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>60s (default); 0 turns the check off</source>
+        <translation>60s (default); 0 turns the check off</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A running task whose executor sends no heartbeat for this long is lost; executors beat every 5 s</source>
+        <translation>A running task whose executor sends no heartbeat for this long is lost; executors beat every 5 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>10m (default); 0 waits as long as it takes</source>
+        <translation>10m (default); 0 waits as long as it takes</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How long a task whose node was lost waits for a container on another node before the job fails</source>
+        <translation>How long a task whose node was lost waits for a container on another node before the job fails</translation>
+    </message>
+    <message>
         <location line="+2"/>
         <source>optional; passed on as DTF_DOCKER_IMAGE</source>
         <translation>optional; passed on as DTF_DOCKER_IMAGE</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>comma-separated, e.g. hdfs://nn2:8020, webhdfs://nn3:9870</source>
+        <translation>comma-separated, e.g. hdfs://nn2:8020, webhdfs://nn3:9870</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NameNodes besides the default file system that the job uses; on a Kerberos cluster it gets delegation tokens for each</source>
+        <translation>NameNodes besides the default file system that the job uses; on a Kerberos cluster it gets delegation tokens for each</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>256 MiB</source>
         <translation>256 MiB</translation>
     </message>
@@ -222,14 +252,14 @@
         <translation>Advanced</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>&amp;Tags:</source>
         <translation>&amp;Tags:</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Max a&amp;ttempts:</source>
-        <translation>Max a&amp;ttempts:</translation>
+        <source>Ma&amp;x attempts:</source>
+        <translation>Ma&amp;x attempts:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -238,8 +268,23 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Heartbeat timeo&amp;ut:</source>
+        <translation>Heartbeat timeo&amp;ut:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Replacement timeout:</source>
+        <translation>&amp;Replacement timeout:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Docker image:</source>
         <translation>&amp;Docker image:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fi&amp;le systems:</source>
+        <translation>Fi&amp;le systems:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -262,7 +307,7 @@
         <translation>Script</translation>
     </message>
     <message numerus="yes">
-        <location line="+88"/>
+        <location line="+115"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n queue on this cluster</numerusform>

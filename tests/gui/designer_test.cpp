@@ -3,6 +3,9 @@
 // environment preview against `spindle render-env`.
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -68,6 +71,25 @@ ClusterInfo localLikeCluster() {
   info.maxVcores = 4;
   info.maxGpus = 2;
   return info;
+}
+
+// A spec file in `directory` with the given application-level lines and one
+// worker; its path.
+QString writeSpec(const QTemporaryDir& directory, const QByteArray& lines) {
+  const QString path = directory.filePath(QStringLiteral("job.yaml"));
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) return {};
+  file.write("name: kerberized\n" + lines +
+             "tasks:\n"
+             "  worker:\n"
+             "    instances: 1\n"
+             "    command: python train.py\n");
+  return path;
+}
+
+QString fieldText(JobDesignerWidget* designer, const QString& field) {
+  auto* edit = qobject_cast<QLineEdit*>(designer->fieldWidget(field));
+  return edit ? edit->text() : QStringLiteral("(no line edit for %1)").arg(field);
 }
 
 // Replaces a line edit's text the way a user does: select all, type.
@@ -250,6 +272,131 @@ class DesignerTest : public QObject {
     // Opening what was saved gives the same fields again.
     QVERIFY(designer_->openFile(saved, &error));
     QVERIFY(*designer_->check().spec == *original);
+  }
+
+  // Keys the example specs do not set: what is opened must be saved again,
+  // and what the spec leaves to core's default must stay unwritten.
+  void timeoutsAndFileSystemsSurviveOpenAndSave() {
+    QTemporaryDir directory;
+    const QString spec = writeSpec(directory,
+                                   "heartbeat_timeout: 30s\n"
+                                   "replacement_timeout: 2m\n"
+                                   "file_systems: [hdfs://nn2:8020, webhdfs://nn3:9870]\n");
+    QString error;
+    QVERIFY2(designer_->openFile(spec, &error), qPrintable(error));
+    QVERIFY(!designer_->isModified());
+    QVERIFY(designer_->check().valid());
+    QCOMPARE(fieldText(designer_, QStringLiteral("heartbeat_timeout")), QStringLiteral("30s"));
+    QCOMPARE(fieldText(designer_, QStringLiteral("replacement_timeout")), QStringLiteral("2m"));
+    QCOMPARE(fieldText(designer_, QStringLiteral("file_systems")),
+             QStringLiteral("hdfs://nn2:8020, webhdfs://nn3:9870"));
+
+    const auto& document = designer_->check().document;
+    QCOMPARE(document.value("heartbeat_timeout", std::string()), std::string("30s"));
+    QCOMPARE(document.value("replacement_timeout", std::string()), std::string("2m"));
+    QVERIFY(document.contains("file_systems"));
+    QVERIFY2(document["file_systems"] == nlohmann::ordered_json::array({"hdfs://nn2:8020", "webhdfs://nn3:9870"}),
+             document["file_systems"].dump().c_str());
+    const std::vector<std::string> fileSystems = {"hdfs://nn2:8020", "webhdfs://nn3:9870"};
+    QCOMPARE(designer_->check().spec->heartbeat_timeout, std::chrono::seconds(30));
+    QCOMPARE(designer_->check().spec->replacement_timeout, std::chrono::seconds(120));
+    QVERIFY(designer_->check().spec->file_systems == fileSystems);
+    const QString preview = designer_->yamlPreview();
+    QVERIFY2(preview.contains(QLatin1String("heartbeat_timeout: 30s")), qPrintable(preview));
+    QVERIFY2(preview.contains(QLatin1String("replacement_timeout: 2m")), qPrintable(preview));
+    QVERIFY2(preview.contains(QLatin1String("file_systems: [hdfs://nn2:8020, webhdfs://nn3:9870]")),
+             qPrintable(preview));
+
+    const QString saved = directory.filePath(QStringLiteral("saved.yaml"));
+    QVERIFY2(designer_->saveTo(saved, &error), qPrintable(error));
+    auto reread = load_job_spec(saved.toStdString());
+    QVERIFY2(reread, reread ? "" : format_diagnostics(reread.error()).c_str());
+    QCOMPARE(reread->heartbeat_timeout, std::chrono::seconds(30));
+    QCOMPARE(reread->replacement_timeout, std::chrono::seconds(120));
+    QVERIFY(reread->file_systems == fileSystems);
+    QVERIFY(*reread == *load_job_spec(spec.toStdString()));
+  }
+
+  void defaultTimeoutsAndNoFileSystemsAreNotWritten_data() {
+    QTest::addColumn<QByteArray>("lines");
+    QTest::newRow("none set") << QByteArray();
+    // An explicit default reads the same as none: the field stays empty.
+    QTest::newRow("defaults set") << QByteArray("heartbeat_timeout: 60s\nreplacement_timeout: 10m\nfile_systems: []\n");
+  }
+
+  void defaultTimeoutsAndNoFileSystemsAreNotWritten() {
+    QFETCH(QByteArray, lines);
+    QTemporaryDir directory;
+    const QString spec = writeSpec(directory, lines);
+    QString error;
+    QVERIFY2(designer_->openFile(spec, &error), qPrintable(error));
+    QVERIFY(designer_->check().valid());
+    for (const char* key : {"heartbeat_timeout", "replacement_timeout", "file_systems"}) {
+      QVERIFY2(fieldText(designer_, QString::fromLatin1(key)).isEmpty(), key);
+      QVERIFY2(!designer_->check().document.contains(key), key);
+      QVERIFY2(!designer_->yamlPreview().contains(QLatin1String(key)), key);
+    }
+    QCOMPARE(designer_->check().spec->heartbeat_timeout, JobSpec{}.heartbeat_timeout);
+    QCOMPARE(designer_->check().spec->replacement_timeout, JobSpec{}.replacement_timeout);
+    QVERIFY(designer_->check().spec->file_systems.empty());
+    // Zero is not the default: it turns the check off and is kept.
+    typeInto(designer_->fieldWidget(QStringLiteral("heartbeat_timeout")), QStringLiteral("0"));
+    designer_->validateNow();
+    QVERIFY(designer_->check().valid());
+    QCOMPARE(designer_->check().spec->heartbeat_timeout, std::chrono::seconds(0));
+    QVERIFY(designer_->yamlPreview().contains(QLatin1String("heartbeat_timeout: 0s")));
+  }
+
+  void timeoutAndFileSystemMistakesGoToTheirFields() {
+    typeInto(designer_->fieldWidget(QStringLiteral("heartbeat_timeout")), QStringLiteral("10s"));
+    typeInto(designer_->fieldWidget(QStringLiteral("replacement_timeout")), QStringLiteral("soon"));
+    typeInto(designer_->fieldWidget(QStringLiteral("file_systems")), QStringLiteral("hdfs://nn2:8020, nn3:9870"));
+    designer_->validateNow();
+    const QString heartbeat = designer_->messageFor(QStringLiteral("heartbeat_timeout"));
+    QVERIFY2(heartbeat.contains(QLatin1String("15 s or more")), qPrintable(heartbeat));
+    QVERIFY(!designer_->messageFor(QStringLiteral("replacement_timeout")).isEmpty());
+    const QString fileSystems = designer_->messageFor(QStringLiteral("file_systems"));
+    QVERIFY2(fileSystems.contains(QLatin1String("\"nn3:9870\"")), qPrintable(fileSystems));
+    QCOMPARE(designer_->check().diagnostics.size(), 3u);
+    // The Problems list's navigation lands in the field, list items included.
+    // (The typing left the cursor in the file systems, so go elsewhere first.)
+    designer_->goToField(QStringLiteral("replacement_timeout"));
+    QCOMPARE(designer_->focusWidget(), designer_->fieldWidget(QStringLiteral("replacement_timeout")));
+    designer_->goToField(QStringLiteral("file_systems[1]"));
+    QCOMPARE(designer_->focusWidget(), designer_->fieldWidget(QStringLiteral("file_systems")));
+  }
+
+  void advancedFormHasOneMnemonicPerRowAndTabsInRowOrder() {
+    QGroupBox* advanced = nullptr;
+    for (auto* box : designer_->applicationPage()->findChildren<QGroupBox*>()) {
+      if (box->title() == QLatin1String("Advanced")) advanced = box;
+    }
+    QVERIFY(advanced);
+    auto* form = qobject_cast<QFormLayout*>(advanced->layout());
+    QVERIFY(form);
+    QMap<QChar, QString> letters;
+    for (int row = 0; row < form->rowCount(); ++row) {
+      auto* label = qobject_cast<QLabel*>(form->itemAt(row, QFormLayout::LabelRole)->widget());
+      QVERIFY(label);
+      const int amp = label->text().indexOf(QLatin1Char('&'));
+      QVERIFY2(amp >= 0 && amp + 1 < label->text().size(), qPrintable(label->text()));
+      const QChar letter = label->text().at(amp + 1).toLower();
+      QVERIFY2(!letters.contains(letter), qPrintable(label->text() + QStringLiteral(" and ") + letters.value(letter)));
+      letters.insert(letter, label->text());
+      QVERIFY(label->buddy());
+    }
+    // Tab goes from each new field to the next row's.
+    const QStringList keys = {QStringLiteral("timeout"),
+                              QStringLiteral("heartbeat_timeout"),
+                              QStringLiteral("replacement_timeout"),
+                              QStringLiteral("docker_image"),
+                              QStringLiteral("file_systems"),
+                              QStringLiteral("application_master.memory")};
+    for (int i = 0; i + 1 < keys.size(); ++i) {
+      QWidget* next = designer_->fieldWidget(keys[i])->nextInFocusChain();
+      while (!(next->focusPolicy() & Qt::TabFocus) || !next->isVisibleTo(designer_)) next = next->nextInFocusChain();
+      QVERIFY2(next == designer_->fieldWidget(keys[i + 1]), qPrintable(keys[i]));
+    }
   }
 
   void aSpecWithProblemsIsSavedAsTyped() {

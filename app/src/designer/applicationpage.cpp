@@ -30,6 +30,16 @@ nlohmann::ordered_json toObject(const KeyValueTable::Pairs& pairs) {
   return object;
 }
 
+// The items of a comma-separated field, without the blanks around them and
+// without empty ones (a trailing comma while typing).
+QStringList commaSeparated(const QString& text) {
+  QStringList items;
+  for (const QString& item : text.split(QLatin1Char(','))) {
+    if (!item.trimmed().isEmpty()) items << item.trimmed();
+  }
+  return items;
+}
+
 QPushButton* browseButton(const QString& tip, QWidget* parent) {
   auto* button = new QPushButton(QStringLiteral("…"), parent);
   button->setToolTip(tip);
@@ -74,8 +84,22 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
   maxAttempts_->setToolTip(tr("How often YARN may start the application master"));
   timeout_ = new QLineEdit;
   timeout_->setPlaceholderText(tr("no limit; e.g. 90m or 2h"));
+  // Empty means core's default, so the placeholders name it.
+  heartbeatTimeout_ = new QLineEdit;
+  heartbeatTimeout_->setPlaceholderText(tr("60s (default); 0 turns the check off"));
+  heartbeatTimeout_->setToolTip(
+      tr("A running task whose executor sends no heartbeat for this long is lost; executors beat every 5 s"));
+  replacementTimeout_ = new QLineEdit;
+  replacementTimeout_->setPlaceholderText(tr("10m (default); 0 waits as long as it takes"));
+  replacementTimeout_->setToolTip(
+      tr("How long a task whose node was lost waits for a container on another node before the job fails"));
   dockerImage_ = new QLineEdit;
   dockerImage_->setPlaceholderText(tr("optional; passed on as DTF_DOCKER_IMAGE"));
+  fileSystems_ = new QLineEdit;
+  fileSystems_->setPlaceholderText(tr("comma-separated, e.g. hdfs://nn2:8020, webhdfs://nn3:9870"));
+  fileSystems_->setToolTip(
+      tr("NameNodes besides the default file system that the job uses; on a Kerberos cluster it gets delegation "
+         "tokens for each"));
   amMemory_ = new QLineEdit;
   amMemory_->setPlaceholderText(tr("256 MiB"));
   amVcores_ = new LimitedSpinBox(1, 1024);
@@ -100,10 +124,18 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
 
   auto* advanced = new QGroupBox(tr("Advanced"));
   auto* advancedForm = new QFormLayout(advanced);
+  // One letter per row, so Alt+letter goes straight to its field instead of
+  // cycling; the newer rows take letters the rest of the page, the designer
+  // and the menu bar leave free.
   advancedForm->addRow(tr("&Tags:"), fieldWithMessage(messages, QStringLiteral("tags"), tags_));
-  advancedForm->addRow(tr("Max a&ttempts:"), fieldWithMessage(messages, QStringLiteral("max_attempts"), maxAttempts_));
+  advancedForm->addRow(tr("Ma&x attempts:"), fieldWithMessage(messages, QStringLiteral("max_attempts"), maxAttempts_));
   advancedForm->addRow(tr("Time&out:"), fieldWithMessage(messages, QStringLiteral("timeout"), timeout_));
+  advancedForm->addRow(tr("Heartbeat timeo&ut:"),
+                       fieldWithMessage(messages, QStringLiteral("heartbeat_timeout"), heartbeatTimeout_));
+  advancedForm->addRow(tr("&Replacement timeout:"),
+                       fieldWithMessage(messages, QStringLiteral("replacement_timeout"), replacementTimeout_));
   advancedForm->addRow(tr("&Docker image:"), fieldWithMessage(messages, QStringLiteral("docker_image"), dockerImage_));
+  advancedForm->addRow(tr("Fi&le systems:"), fieldWithMessage(messages, QStringLiteral("file_systems"), fileSystems_));
   advancedForm->addRow(tr("Application master &memory:"),
                        fieldWithMessage(messages, QStringLiteral("application_master.memory"), amMemory_, amHint_));
   advancedForm->addRow(tr("Application master &vcores:"),
@@ -123,7 +155,8 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
     const QString file = QFileDialog::getOpenFileName(this, tr("Script"), AppSettings::lastSpecDirectory());
     if (!file.isEmpty()) script_->setText(file);
   });
-  for (auto* edit : {name_, output_, input_, script_, tags_, timeout_, dockerImage_, amMemory_}) {
+  for (auto* edit : {name_, output_, input_, script_, tags_, timeout_, heartbeatTimeout_, replacementTimeout_,
+                     dockerImage_, fileSystems_, amMemory_}) {
     connect(edit, &QLineEdit::textChanged, this, &ApplicationPage::changed);
   }
   connect(queue_, &QComboBox::currentTextChanged, this, &ApplicationPage::changed);
@@ -136,11 +169,25 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
 }
 
 void ApplicationPage::load(const JobSpec& spec) {
-  QSignalBlocker blockers[] = {
-      QSignalBlocker(name_),     QSignalBlocker(queue_),       QSignalBlocker(priority_), QSignalBlocker(framework_),
-      QSignalBlocker(output_),   QSignalBlocker(input_),       QSignalBlocker(script_),   QSignalBlocker(files_),
-      QSignalBlocker(archives_), QSignalBlocker(env_),         QSignalBlocker(tags_),     QSignalBlocker(maxAttempts_),
-      QSignalBlocker(timeout_),  QSignalBlocker(dockerImage_), QSignalBlocker(amMemory_), QSignalBlocker(amVcores_)};
+  QSignalBlocker blockers[] = {QSignalBlocker(name_),
+                               QSignalBlocker(queue_),
+                               QSignalBlocker(priority_),
+                               QSignalBlocker(framework_),
+                               QSignalBlocker(output_),
+                               QSignalBlocker(input_),
+                               QSignalBlocker(script_),
+                               QSignalBlocker(files_),
+                               QSignalBlocker(archives_),
+                               QSignalBlocker(env_),
+                               QSignalBlocker(tags_),
+                               QSignalBlocker(maxAttempts_),
+                               QSignalBlocker(timeout_),
+                               QSignalBlocker(heartbeatTimeout_),
+                               QSignalBlocker(replacementTimeout_),
+                               QSignalBlocker(dockerImage_),
+                               QSignalBlocker(fileSystems_),
+                               QSignalBlocker(amMemory_),
+                               QSignalBlocker(amVcores_)};
   name_->setText(qs(spec.name));
   queue_->setCurrentText(qs(spec.queue));
   priority_->setValue(spec.priority);
@@ -165,7 +212,16 @@ void ApplicationPage::load(const JobSpec& spec) {
   tags_->setText(toStringList(spec.tags).join(QStringLiteral(", ")));
   maxAttempts_->setValue(spec.max_attempts);
   timeout_->setText(spec.timeout.count() > 0 ? qs(format_duration(spec.timeout)) : QString());
+  // A default stays empty, so the saved spec keeps following core's default
+  // instead of freezing today's value into the file.
+  const JobSpec defaults;
+  heartbeatTimeout_->setText(
+      spec.heartbeat_timeout != defaults.heartbeat_timeout ? qs(format_duration(spec.heartbeat_timeout)) : QString());
+  replacementTimeout_->setText(spec.replacement_timeout != defaults.replacement_timeout
+                                   ? qs(format_duration(spec.replacement_timeout))
+                                   : QString());
   dockerImage_->setText(qs(spec.docker_image));
+  fileSystems_->setText(toStringList(spec.file_systems).join(QStringLiteral(", ")));
   amMemory_->setText(qs(format_memory_mib(spec.application_master.memory_mib)));
   amVcores_->setValueKeepingRange(spec.application_master.vcores);
 }
@@ -175,17 +231,15 @@ void ApplicationPage::write(nlohmann::ordered_json& document) const {
   if (!text(name_).isEmpty()) document["name"] = ss(text(name_));
   if (const QString queue = queue_->currentText().trimmed(); !queue.isEmpty()) document["queue"] = ss(queue);
   document["priority"] = priority_->value();
-  QStringList tags;
-  for (const QString& tag : tags_->text().split(QLatin1Char(','))) {
-    if (!tag.trimmed().isEmpty()) tags << tag.trimmed();
-  }
-  if (!tags.isEmpty()) {
+  if (const QStringList tags = commaSeparated(tags_->text()); !tags.isEmpty()) {
     auto list = nlohmann::ordered_json::array();
     for (const QString& tag : tags) list.push_back(ss(tag));
     document["tags"] = list;
   }
   document["max_attempts"] = maxAttempts_->value();
   if (!text(timeout_).isEmpty()) document["timeout"] = ss(text(timeout_));
+  if (!text(heartbeatTimeout_).isEmpty()) document["heartbeat_timeout"] = ss(text(heartbeatTimeout_));
+  if (!text(replacementTimeout_).isEmpty()) document["replacement_timeout"] = ss(text(replacementTimeout_));
   document["framework"] = ss(framework_->currentData().toString());
   if (const auto files = files_->pairs(); !files.isEmpty()) document["files"] = toObject(files);
   if (const auto archives = archives_->pairs(); !archives.isEmpty()) document["archives"] = toObject(archives);
@@ -194,6 +248,11 @@ void ApplicationPage::write(nlohmann::ordered_json& document) const {
   if (!text(input_).isEmpty()) document["input"] = ss(text(input_));
   if (!text(output_).isEmpty()) document["output"] = ss(text(output_));
   if (!text(dockerImage_).isEmpty()) document["docker_image"] = ss(text(dockerImage_));
+  if (const QStringList uris = commaSeparated(fileSystems_->text()); !uris.isEmpty()) {
+    auto list = nlohmann::ordered_json::array();
+    for (const QString& uri : uris) list.push_back(ss(uri));
+    document["file_systems"] = list;
+  }
   auto master = nlohmann::ordered_json::object();
   if (!text(amMemory_).isEmpty()) master["memory"] = ss(text(amMemory_));
   master["vcores"] = amVcores_->value();

@@ -47,7 +47,10 @@ class ApplicationPage : public QWidget {
   QLineEdit* tags_;
   QSpinBox* maxAttempts_;
   QLineEdit* timeout_;
+  QLineEdit* heartbeatTimeout_;
+  QLineEdit* replacementTimeout_;
   QLineEdit* dockerImage_;
+  QLineEdit* fileSystems_;
   QLineEdit* amMemory_;
   LimitedSpinBox* amVcores_;
   QLabel* queueHint_;
