@@ -50,6 +50,19 @@
     </message>
 </context>
 <context>
+    <name>HadoopSetup</name>
+    <message>
+        <location filename="../app/src/cluster/hadoopsetup.cpp" line="+61"/>
+        <source>%1; the keytab and principal are in Settings</source>
+        <translation>%1; Keytab und Prinzipal stehen in den Einstellungen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, or set a keytab in Settings</source>
+        <translation>%1, oder legen Sie in den Einstellungen eine Keytab fest</translation>
+    </message>
+</context>
+<context>
     <name>Units</name>
     <message>
         <location filename="../app/src/convert.cpp" line="+17"/>
@@ -1543,7 +1556,17 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/src/settings/settingsdialog.cpp" line="+26"/>
+        <location filename="../app/src/settings/settingsdialog.cpp" line="+37"/>
+        <source>there is no such file</source>
+        <translation>die Datei gibt es nicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is a directory</source>
+        <translation>es ist ein Verzeichnis</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1578,7 +1601,42 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Hadoop-&amp;Konfiguration:</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source>empty: the ticket from kinit</source>
+        <translation>leer: das Ticket von kinit</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the keytab file of the principal</source>
+        <translation>die Keytab-Datei des Prinzipals</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>B&amp;rowse…</source>
+        <translation>Du&amp;rchsuchen…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Kerberos login</source>
+        <translation>Kerberos-Anmeldung</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Principal:</source>
+        <translation>&amp;Prinzipal:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Keytab:</source>
+        <translation>&amp;Keytab-Datei:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone.</source>
+        <translation>Mit einem Prinzipal und seiner Keytab holt Spindle eigene Tickets und lässt den Ticket-Cache von kinit unberührt.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Dark palette</source>
         <translation>&amp;Dunkle Farben</translation>
     </message>
@@ -1603,7 +1661,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Eine neue Sprache erscheint nach einem Neustart.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;OK</source>
         <translation>&amp;OK</translation>
     </message>
@@ -1613,12 +1671,22 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Abbrechen</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Hadoop configuration directory</source>
         <translation>Hadoop-Konfigurationsverzeichnis</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+8"/>
+        <source>Keytab file</source>
+        <translation>Keytab-Datei</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keytab files (*.keytab);;All files (*)</source>
+        <translation>Keytab-Dateien (*.keytab);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
         <translation>Keine Konfiguration: HADOOP_CONF_DIR ist nicht gesetzt. Wählen Sie ein Verzeichnis oder verwenden Sie das lokale YARN.</translation>
     </message>
@@ -1633,7 +1701,27 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Liest %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+14"/>
+        <source>give the principal the keytab was made for (such as alice@EXAMPLE.COM), or clear the keytab to use the ticket from kinit</source>
+        <translation>geben Sie den Prinzipal an, für den die Keytab erstellt wurde (etwa alice@EXAMPLE.COM), oder leeren Sie die Keytab, um das Ticket von kinit zu verwenden</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>choose the keytab file of %1, or clear the principal to use the ticket from kinit</source>
+        <translation>wählen Sie die Keytab-Datei von %1, oder leeren Sie den Prinzipal, um das Ticket von kinit zu verwenden</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>give the full path of the keytab file</source>
+        <translation>geben Sie den vollständigen Pfad der Keytab-Datei an</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 cannot be read: %2; choose the keytab file `kadmin` or your administrator gave you</source>
+        <translation>%1 kann nicht gelesen werden: %2; wählen Sie die Keytab-Datei, die `kadmin` oder Ihre Administration erstellt hat</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Local YARN</source>
         <translation>Lokales YARN</translation>
     </message>

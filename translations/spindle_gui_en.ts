@@ -50,6 +50,19 @@
     </message>
 </context>
 <context>
+    <name>HadoopSetup</name>
+    <message>
+        <location filename="../app/src/cluster/hadoopsetup.cpp" line="+61"/>
+        <source>%1; the keytab and principal are in Settings</source>
+        <translation>%1; the keytab and principal are in Settings</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, or set a keytab in Settings</source>
+        <translation>%1, or set a keytab in Settings</translation>
+    </message>
+</context>
+<context>
     <name>Units</name>
     <message>
         <location filename="../app/src/convert.cpp" line="+17"/>
@@ -1543,7 +1556,17 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/src/settings/settingsdialog.cpp" line="+26"/>
+        <location filename="../app/src/settings/settingsdialog.cpp" line="+37"/>
+        <source>there is no such file</source>
+        <translation>there is no such file</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is a directory</source>
+        <translation>it is a directory</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Settings</source>
         <translation>Settings</translation>
     </message>
@@ -1578,7 +1601,42 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Hadoop &amp;configuration:</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source>empty: the ticket from kinit</source>
+        <translation>empty: the ticket from kinit</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the keytab file of the principal</source>
+        <translation>the keytab file of the principal</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>B&amp;rowse…</source>
+        <translation>B&amp;rowse…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Kerberos login</source>
+        <translation>Kerberos login</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Principal:</source>
+        <translation>&amp;Principal:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Keytab:</source>
+        <translation>&amp;Keytab:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone.</source>
+        <translation>With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Dark palette</source>
         <translation>&amp;Dark palette</translation>
     </message>
@@ -1603,7 +1661,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>A new language shows after a restart.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;OK</source>
         <translation>&amp;OK</translation>
     </message>
@@ -1613,12 +1671,22 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Cancel</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Hadoop configuration directory</source>
         <translation>Hadoop configuration directory</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+8"/>
+        <source>Keytab file</source>
+        <translation>Keytab file</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keytab files (*.keytab);;All files (*)</source>
+        <translation>Keytab files (*.keytab);;All files (*)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
         <translation>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</translation>
     </message>
@@ -1633,7 +1701,27 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Reads %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+14"/>
+        <source>give the principal the keytab was made for (such as alice@EXAMPLE.COM), or clear the keytab to use the ticket from kinit</source>
+        <translation>give the principal the keytab was made for (such as alice@EXAMPLE.COM), or clear the keytab to use the ticket from kinit</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>choose the keytab file of %1, or clear the principal to use the ticket from kinit</source>
+        <translation>choose the keytab file of %1, or clear the principal to use the ticket from kinit</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>give the full path of the keytab file</source>
+        <translation>give the full path of the keytab file</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 cannot be read: %2; choose the keytab file `kadmin` or your administrator gave you</source>
+        <translation>%1 cannot be read: %2; choose the keytab file `kadmin` or your administrator gave you</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Local YARN</source>
         <translation>Local YARN</translation>
     </message>

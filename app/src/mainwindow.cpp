@@ -240,7 +240,7 @@ void MainWindow::openSettings() {
   if (dialog.exec() != QDialog::Accepted) return;
   dialog.save();
   if (dialog.darkPalette() != isDarkPalette()) darkAction_->setChecked(dialog.darkPalette());
-  setSetup(HadoopSetup{dialog.hadoopConfDir()});
+  setSetup(dialog.setup());
 }
 
 void MainWindow::setDarkPalette(bool dark) {

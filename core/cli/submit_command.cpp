@@ -48,7 +48,7 @@ int run_submit(const SubmitCommandOptions& options) {
     return exit_done;
   }
   std::cerr << "submitted " << submitted->application_id << '\n';
-  auto job = client::JobConnection::open(*configuration, submitted->application_id);
+  auto job = client::JobConnection::open(client::with_login(*configuration, *spec), submitted->application_id);
   if (!job) {
     std::cerr << job.error().message << '\n';
     return exit_cluster_unreachable;

@@ -126,15 +126,17 @@ std::optional<JobStatus> JobConnection::live_status() {
 std::optional<JobStatus> JobConnection::last_status() {
   if (auto live = live_status()) return live;
   if (last_status_) return last_status_;
+  // The master's own last word, kept by whoever followed the job to its end,
+  // says more (free restarts, earlier attempts) than the history rebuilds.
+  if (record_ && !record_->final_status_json.empty()) {
+    if (auto kept = parse_job_status(record_->final_status_json)) return kept.value();
+  }
   if (history_) {
     if (auto attempts = history_->attempts(application_id_); attempts && !attempts->empty()) {
       if (auto job = history_->job(application_id_); job && job->has_value()) {
         return status_from_history(**job, *attempts);
       }
     }
-  }
-  if (record_ && !record_->final_status_json.empty()) {
-    if (auto kept = parse_job_status(record_->final_status_json)) return kept.value();
   }
   return std::nullopt;
 }

@@ -102,6 +102,18 @@ Result<void, SubmitError> check_against_cluster(const JobSpec& spec, yarn::Appli
   return {};
 }
 
+}  // namespace
+
+yarn::HadoopConfiguration with_login(const yarn::HadoopConfiguration& configuration, const JobSpec& spec) {
+  if (!spec.kerberos) return configuration;
+  auto logged_in = configuration;
+  logged_in.set("spindle.kerberos.principal", spec.kerberos->principal);
+  logged_in.set("spindle.kerberos.keytab", spec.kerberos->keytab);
+  return logged_in;
+}
+
+namespace {
+
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
@@ -127,8 +139,9 @@ void record_submission(const JobSpec& spec, const yarn::HadoopConfiguration& con
 
 }  // namespace
 
-Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
+Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& cluster,
                                              const SubmitOptions& options) {
+  const auto configuration = with_login(cluster, spec);
   auto progress = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
@@ -178,7 +191,10 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     return stage(std::move(file));
   };
   // Bytes staged, for a progress bar: local files only (remote ones are not copied).
-  const std::string job_json = to_json(spec).dump(2);
+  // What the containers read: everything but how the client logged in.
+  JobSpec shipped = spec;
+  shipped.kerberos.reset();
+  const std::string job_json = to_json(shipped).dump(2);
   std::uint64_t bytes_total = job_json.size();
   std::uint64_t bytes_staged = 0;
   auto size_of = [](const std::filesystem::path& path) {

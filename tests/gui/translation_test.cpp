@@ -1,11 +1,14 @@
 // The German translation is complete: the .ts files have no unfinished
 // entries, and with the German .qm loaded no visible text of any main view
 // (labels, buttons, titles, tooltips, placeholders, menus, actions, tabs,
-// headers, list items) is still its English source.
+// headers, list items) is still its English source. Also the settings
+// dialog these views are built from: its Kerberos login round trip, the
+// sentences under its fields, and what the login does to a configuration.
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDomDocument>
 #include <QFile>
@@ -17,6 +20,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QTabBar>
 #include <QTabWidget>
@@ -26,6 +30,7 @@
 #include <memory>
 
 #include "cluster/clusterinfoloader.h"
+#include "cluster/hadoopsetup.h"
 #include "designer/jobdesignerwidget.h"
 #include "gui_test_main.h"
 #include "jobs/jobswidget.h"
@@ -205,6 +210,25 @@ Texts collectViews(const QString& historyPath) {
   return texts;
 }
 
+// A stand-in keytab: the dialog only checks that the file can be read.
+QString writeKeytab(const QTemporaryDir& directory) {
+  const QString path = directory.filePath(QStringLiteral("alice.keytab"));
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return {};
+  file.write("\x05\x02");
+  return path;
+}
+
+bool okEnabled(const SettingsDialog& dialog) {
+  auto* buttons = dialog.findChild<QDialogButtonBox*>();
+  return buttons && buttons->button(QDialogButtonBox::Ok)->isEnabled();
+}
+
+QString cannotBeRead(const QString& path, const QString& reason) {
+  return QStringLiteral("%1 cannot be read: %2; choose the keytab file `kadmin` or your administrator gave you")
+      .arg(QDir::toNativeSeparators(path), reason);
+}
+
 QDomDocument readTs(const QString& language) {
   QFile file(qEnvironmentVariable("SPINDLE_TRANSLATIONS_DIR", QStringLiteral(SPINDLE_SOURCE_DIR "/translations")) +
              QStringLiteral("/spindle_gui_%1.ts").arg(language));
@@ -295,6 +319,160 @@ class TranslationTest : public QObject {
              QStringLiteral("Spec: %n problem"));
     QCOMPARE(english.translate("spindle::gui::MainWindow", "Spec: %n problem(s)", nullptr, 3),
              QStringLiteral("Spec: %n problems"));
+  }
+
+  void kerberosLoginSurvivesTheSettings() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString keytab = writeKeytab(directory);
+    QVERIFY(!keytab.isEmpty());
+    {
+      SettingsDialog dialog;
+      dialog.setHadoopConfDir(directory.path());
+      dialog.setKerberos(QStringLiteral(" alice@EXAMPLE.COM "), keytab);
+      QVERIFY(dialog.messageFor(QStringLiteral("kerberos.principal")).isEmpty());
+      QVERIFY2(dialog.messageFor(QStringLiteral("kerberos.keytab")).isEmpty(),
+               qPrintable(dialog.messageFor(QStringLiteral("kerberos.keytab"))));
+      QVERIFY(okEnabled(dialog));
+      dialog.save();
+    }
+    const HadoopSetup saved = HadoopSetup::fromSettings();
+    QCOMPARE(saved.directory, directory.path());
+    QCOMPARE(saved.principal, QStringLiteral("alice@EXAMPLE.COM"));
+    QCOMPARE(saved.keytab, keytab);
+    QVERIFY(saved.usesKeytab());
+
+    // A new dialog shows what was saved; clearing both goes back to kinit.
+    SettingsDialog reopened;
+    QCOMPARE(reopened.hadoopConfDir(), directory.path());
+    QCOMPARE(reopened.principal(), QStringLiteral("alice@EXAMPLE.COM"));
+    QCOMPARE(reopened.keytab(), keytab);
+    reopened.setHadoopConfDir(QString());
+    reopened.setKerberos(QString(), QString());
+    QVERIFY(okEnabled(reopened));
+    reopened.save();
+    const HadoopSetup cleared = HadoopSetup::fromSettings();
+    QVERIFY(cleared.directory.isEmpty());
+    QVERIFY(cleared.principal.isEmpty());
+    QVERIFY(cleared.keytab.isEmpty());
+    QVERIFY(!cleared.usesKeytab());
+  }
+
+  void kerberosLoginNeedsBothOrNeither() {
+    QTemporaryDir directory;
+    const QString keytab = writeKeytab(directory);
+    SettingsDialog dialog;
+    QVERIFY(okEnabled(dialog));
+
+    dialog.setKerberos(QStringLiteral("alice@EXAMPLE.COM"), QString());
+    QCOMPARE(dialog.messageFor(QStringLiteral("kerberos.keytab")),
+             QStringLiteral("choose the keytab file of alice@EXAMPLE.COM, or clear the principal to use the ticket "
+                            "from kinit"));
+    QVERIFY(dialog.messageFor(QStringLiteral("kerberos.principal")).isEmpty());
+    QVERIFY(!okEnabled(dialog));
+    // The sentence is in the label under the field.
+    QStringList shown;
+    for (const QLabel* label : dialog.findChildren<QLabel*>(QStringLiteral("fieldMessage"))) {
+      if (!label->isHidden()) shown << label->text();
+    }
+    QCOMPARE(shown, QStringList{dialog.messageFor(QStringLiteral("kerberos.keytab"))});
+
+    dialog.setKerberos(QString(), keytab);
+    QCOMPARE(dialog.messageFor(QStringLiteral("kerberos.principal")),
+             QStringLiteral("give the principal the keytab was made for (such as alice@EXAMPLE.COM), or clear the "
+                            "keytab to use the ticket from kinit"));
+    QVERIFY(dialog.messageFor(QStringLiteral("kerberos.keytab")).isEmpty());
+    QVERIFY(!okEnabled(dialog));
+
+    dialog.setKerberos(QStringLiteral("alice@EXAMPLE.COM"), keytab);
+    QVERIFY(dialog.messageFor(QStringLiteral("kerberos.principal")).isEmpty());
+    QVERIFY(dialog.messageFor(QStringLiteral("kerberos.keytab")).isEmpty());
+    QVERIFY(okEnabled(dialog));
+  }
+
+  void unreadableKeytabIsNamed() {
+    QTemporaryDir directory;
+    const QString principal = QStringLiteral("alice@EXAMPLE.COM");
+    const auto keytabMessage = [&](const QString& keytab) {
+      const Diagnostics problems = SettingsDialog::checkKerberos(principal, keytab);
+      QStringList messages;
+      for (const auto& problem : problems) {
+        if (problem.field == "kerberos.keytab") messages << QString::fromStdString(problem.message);
+      }
+      return messages.join(QLatin1Char('\n'));
+    };
+    const QString missing = directory.filePath(QStringLiteral("missing.keytab"));
+    QCOMPARE(keytabMessage(missing), cannotBeRead(missing, QStringLiteral("there is no such file")));
+    QCOMPARE(keytabMessage(directory.path()), cannotBeRead(directory.path(), QStringLiteral("it is a directory")));
+    QCOMPARE(keytabMessage(QStringLiteral("alice.keytab")), QStringLiteral("give the full path of the keytab file"));
+
+    // The dialog shows the same sentence and does not save it.
+    SettingsDialog dialog;
+    dialog.setKerberos(principal, missing);
+    QCOMPARE(dialog.messageFor(QStringLiteral("kerberos.keytab")), keytabMessage(missing));
+    QVERIFY(!okEnabled(dialog));
+
+    // A file without read permission, with the system's reason; root reads
+    // it anyway, and then there is nothing to report.
+    const QString locked = writeKeytab(directory);
+    QVERIFY(QFile::setPermissions(locked, QFileDevice::WriteOwner));
+    QFile probe(locked);
+    if (probe.open(QIODevice::ReadOnly)) {
+      QVERIFY(keytabMessage(locked).isEmpty());
+    } else {
+      QCOMPARE(keytabMessage(locked), cannotBeRead(locked, probe.errorString()));
+    }
+  }
+
+  void loadPutsTheKeytabLoginIntoTheConfiguration() {
+    QTemporaryDir directory;
+    QFile coreSite(directory.filePath(QStringLiteral("core-site.xml")));
+    QVERIFY(coreSite.open(QIODevice::WriteOnly));
+    coreSite.write(R"(<?xml version="1.0"?>
+<configuration>
+  <property><name>hadoop.security.authentication</name><value>kerberos</value></property>
+  <property><name>spindle.kerberos.principal</name><value>bob@EXAMPLE.COM</value></property>
+</configuration>
+)");
+    coreSite.close();
+
+    const HadoopSetup login{directory.path(), QStringLiteral("alice@EXAMPLE.COM"),
+                            QStringLiteral("/home/alice/alice.keytab")};
+    auto loaded = login.load();
+    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+    QCOMPARE(loaded->get_or("hadoop.security.authentication", ""), std::string("kerberos"));
+    // The settings' choice wins over the file's.
+    QCOMPARE(loaded->get_or("spindle.kerberos.principal", ""), std::string("alice@EXAMPLE.COM"));
+    QCOMPARE(loaded->get_or("spindle.kerberos.keytab", ""), std::string("/home/alice/alice.keytab"));
+
+    // Half a login (or none) leaves the files to decide.
+    for (const HadoopSetup& setup : {HadoopSetup{directory.path(), QStringLiteral("alice@EXAMPLE.COM"), QString()},
+                                     HadoopSetup{directory.path()}}) {
+      auto plain = setup.load();
+      QVERIFY(plain);
+      QCOMPARE(plain->get_or("spindle.kerberos.principal", ""), std::string("bob@EXAMPLE.COM"));
+      QCOMPARE(plain->get_or("spindle.kerberos.keytab", ""), std::string());
+    }
+  }
+
+  void refusedLoginPointsToTheSettings() {
+    const Error refused = authentication_error("there is no Kerberos ticket for the cluster; run `kinit` to get one");
+    QCOMPARE(HadoopSetup{}.explain(refused),
+             QStringLiteral("there is no Kerberos ticket for the cluster; run `kinit` to get one, or set a keytab "
+                            "in Settings"));
+    const HadoopSetup login{QString(), QStringLiteral("alice@EXAMPLE.COM"), QStringLiteral("/k/alice.keytab")};
+    QVERIFY(login.explain(refused).endsWith(QLatin1String("; the keytab and principal are in Settings")));
+    // Other failures are core's sentence alone.
+    QCOMPARE(HadoopSetup{}.explain(make_error("cannot reach the ResourceManager")),
+             QStringLiteral("cannot reach the ResourceManager"));
+
+    QTranslator german;
+    QVERIFY(german.load(QStringLiteral("spindle_gui_de"), QStringLiteral(SPINDLE_GUI_QM_DIR)));
+    QCoreApplication::installTranslator(&german);
+    const QString translated = HadoopSetup{}.explain(refused);
+    QCoreApplication::removeTranslator(&german);
+    QVERIFY2(translated.endsWith(QLatin1String("legen Sie in den Einstellungen eine Keytab fest")),
+             qPrintable(translated));
   }
 
  private:

@@ -14,6 +14,7 @@
 #include <map>
 #include <string>
 
+#include "secure_cluster_environment.h"
 #include "spindle/client/security_tokens.h"
 #include "spindle/yarn/resource_manager_rest.h"
 #include "spindle/yarn/token_service.h"
@@ -23,37 +24,11 @@
 namespace spindle::yarn {
 namespace {
 
-constexpr const char* variables[] = {"HADOOP_CONF_DIR", "KRB5_CONFIG", "SPINDLE_SECURE_PRINCIPAL",
-                                     "SPINDLE_SECURE_KEYTAB"};
-
-// From the environment, else from the running secure cluster's `env`.
-std::map<std::string, std::string> secure_environment() {
-  std::map<std::string, std::string> found;
-  const std::string command = std::string(SPINDLE_SOURCE_DIR) + "/scripts/local-yarn --secure env 2>/dev/null";
-  if (FILE* pipe = ::popen(command.c_str(), "r")) {
-    char line[4096];
-    while (std::fgets(line, sizeof(line), pipe)) {
-      std::string text(line);
-      if (!text.starts_with("export ")) continue;
-      const auto equals = text.find('=');
-      std::string value = text.substr(equals + 1);
-      while (!value.empty() && (value.back() == '\n' || value.back() == '\'' || value.back() == '"')) value.pop_back();
-      if (!value.empty() && (value.front() == '\'' || value.front() == '"')) value.erase(0, 1);
-      found[text.substr(7, equals - 7)] = value;
-    }
-    ::pclose(pipe);
-  }
-  for (const char* name : variables) {
-    if (const char* value = std::getenv(name); value && *value) found[name] = value;
-  }
-  return found;
-}
-
 class SecureHttp : public ::testing::Test {
  protected:
   void SetUp() override {
-    environment_ = secure_environment();
-    for (const char* name : variables) {
+    environment_ = secure_test::secure_cluster_environment(SPINDLE_SOURCE_DIR);
+    for (const char* name : secure_test::secure_cluster_variables) {
       ASSERT_FALSE(environment_[name].empty()) << name << " is unknown: is `scripts/local-yarn --secure up` running?";
     }
     ::setenv("HADOOP_CONF_DIR", environment_["HADOOP_CONF_DIR"].c_str(), 1);

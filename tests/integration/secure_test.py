@@ -167,6 +167,16 @@ class SecureJobs(unittest.TestCase):
         listed = run("list", "--all", "--json", env=self.env)
         self.assertEqual({job["application_id"] for job in json.loads(listed.stdout)}, known_before)
 
+    def test_a_spec_with_a_keytab_needs_no_ticket(self):
+        empty = {"KRB5CCNAME": "FILE:" + os.path.join(self.directory, "no-ticket")}
+        spec = {"name": "keytab-login", "tasks": {"worker": {"command": "echo trained"}},
+                "kerberos": {"principal": READY["user_principal"], "keytab": READY["user_keytab"]}}
+        submitted = run("submit", "--wait", "--json", self.write_spec(spec), env=empty)
+        self.assertEqual(submitted.returncode, 0, submitted.stdout + submitted.stderr)
+        self.assertEqual(json.loads(submitted.stdout)["final_status"], "SUCCEEDED", submitted.stdout)
+        self.assertFalse(os.path.exists(os.path.join(self.directory, "no-ticket")),
+                         "the keytab login must not write the user's credentials cache")
+
     def test_a_tensorflow_job_runs_end_to_end_and_keeps_its_secrets(self):
         output = os.path.join(self.directory, "output")
         spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)

@@ -1,5 +1,7 @@
 #include "spindle/yarn/resource_manager_rest.h"
 
+#include "spindle/yarn/cluster_identity.h"
+
 #include "http/http_client.h"
 #include "spindle/yarn/token_service.h"
 #include "spindle/yarn/token_url_string.h"
@@ -14,6 +16,8 @@ ResourceManagerRest ResourceManagerRest::from_configuration(const HadoopConfigur
   options.web_addresses = configuration.resource_manager_addresses(RmService::webapp);
   options.user = hadoop_user_name();
   options.kerberos = uses_kerberos(configuration);
+  // Should the keytab login fail, the requests are refused and say so.
+  (void)use_configured_keytab(configuration);
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   return ResourceManagerRest(std::move(options));
 }

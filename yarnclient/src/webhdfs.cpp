@@ -86,6 +86,7 @@ Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configura
     options.namenode_http = host + options.namenode_http.substr(7);
   }
   options.kerberos = uses_kerberos(configuration);
+  if (auto logged_in = use_configured_keytab(configuration); !logged_in) return logged_in.error();
   // Paths such as the home directory follow the name the cluster knows us by.
   auto user = cluster_user(configuration);
   options.user = user ? *user : hadoop_user_name();

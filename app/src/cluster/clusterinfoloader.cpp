@@ -53,13 +53,13 @@ ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
   yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
   auto root = client.queue("root", true);
   if (!root) {
-    outcome.error = qs(root.error().message);
+    outcome.error = setup.explain(root.error());
     return outcome;
   }
   collectLeafQueues(*root, outcome.info.queues, outcome.info.queueLabels);
   auto nodes = client.nodes();
   if (!nodes) {
-    outcome.error = qs(nodes.error().message);
+    outcome.error = setup.explain(nodes.error());
     return outcome;
   }
   QStringList labels;
@@ -80,7 +80,7 @@ ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
   // submit is checked against.
   auto created = client.new_application();
   if (!created) {
-    outcome.error = qs(created.error().message);
+    outcome.error = setup.explain(created.error());
     return outcome;
   }
   outcome.info.maxMemoryMib = created->maximum.memory_mib;

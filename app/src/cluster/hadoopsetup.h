@@ -8,15 +8,31 @@
 namespace spindle::gui {
 
 // The Hadoop configuration the app talks to: the directory chosen in the
-// settings, else HADOOP_CONF_DIR (or $HADOOP_HOME/etc/hadoop).
+// settings, else HADOOP_CONF_DIR (or $HADOOP_HOME/etc/hadoop), and on a
+// Kerberos cluster who logs in.
 struct HadoopSetup {
   QString directory;  // empty: from the environment
+  // A login with this principal's keytab instead of the ticket from kinit;
+  // used only when both are set (the settings dialog allows both or neither).
+  // The braces let HadoopSetup{directory} leave them out without a warning.
+  QString principal{};
+  QString keytab{};
 
+  // What the settings hold (the directory, the principal and the keytab).
   static HadoopSetup fromSettings();
+  // Writes all three where fromSettings() reads them.
+  void save() const;
+  bool usesKeytab() const { return !principal.isEmpty() && !keytab.isEmpty(); }
   // The directory it reads, for people ("" when none is known).
   QString describe() const;
-  // The configuration, or the sentence core gives for why there is none.
+  // The configuration, or the sentence core gives for why there is none. A
+  // keytab login from the settings goes into it as spindle.kerberos.principal
+  // and spindle.kerberos.keytab, which every client of the library reads.
   Result<yarn::HadoopConfiguration> load() const;
+  // An error of the cluster as the app shows it: core's sentence speaks of
+  // kinit and configuration keys, so a refused login also says where the app
+  // takes a keytab.
+  QString explain(const Error& error) const;
 };
 
 }  // namespace spindle::gui

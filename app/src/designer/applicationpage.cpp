@@ -222,6 +222,7 @@ void ApplicationPage::load(const JobSpec& spec) {
                                    : QString());
   dockerImage_->setText(qs(spec.docker_image));
   fileSystems_->setText(toStringList(spec.file_systems).join(QStringLiteral(", ")));
+  kerberos_ = spec.kerberos;
   amMemory_->setText(qs(format_memory_mib(spec.application_master.memory_mib)));
   amVcores_->setValueKeepingRange(spec.application_master.vcores);
 }
@@ -253,6 +254,7 @@ void ApplicationPage::write(nlohmann::ordered_json& document) const {
     for (const QString& uri : uris) list.push_back(ss(uri));
     document["file_systems"] = list;
   }
+  if (kerberos_) document["kerberos"] = {{"principal", kerberos_->principal}, {"keytab", kerberos_->keytab}};
   auto master = nlohmann::ordered_json::object();
   if (!text(amMemory_).isEmpty()) master["memory"] = ss(text(amMemory_));
   master["vcores"] = amVcores_->value();

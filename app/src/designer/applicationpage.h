@@ -1,5 +1,7 @@
 #pragma once
 
+#include <optional>
+
 #include <QWidget>
 #include <nlohmann/json.hpp>
 
@@ -55,6 +57,9 @@ class ApplicationPage : public QWidget {
   LimitedSpinBox* amVcores_;
   QLabel* queueHint_;
   QLabel* amHint_;
+  // The spec's own Kerberos login, kept as opened: the app logs in through
+  // its settings, but a spec written for the CLI must not lose it.
+  std::optional<KerberosLogin> kerberos_;
 };
 
 }  // namespace spindle::gui

@@ -31,7 +31,7 @@ struct JobMonitor::Shared {
     }
     auto opened = client::JobConnection::open(*configuration, applicationId);
     if (!opened) {
-      problem = qs(opened.error().message);
+      problem = setup.explain(opened.error());
       return nullptr;
     }
     job = std::make_unique<client::JobConnection>(std::move(*opened));
@@ -115,7 +115,7 @@ void JobMonitor::pollNow() {
     }
     auto report = job->report();
     if (!report) {
-      snapshot.problem = qs(report.error().message);
+      snapshot.problem = setup.explain(report.error());
       snapshot.status = job->last_status();
       return snapshot;
     }
@@ -161,7 +161,7 @@ void JobMonitor::kill() {
     bool killed = false;
     while (std::chrono::steady_clock::now() < deadline) {
       auto answer = job->client().kill(*application, "killed by its owner in spindle-gui");
-      if (!answer) return qs(answer.error().message);
+      if (!answer) return setup.explain(answer.error());
       if (*answer) {
         killed = true;
         break;

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -17,10 +18,30 @@
 
 #include "appsettings.h"
 #include "cluster/hadoopsetup.h"
+#include "convert.h"
+#include "designer/fieldmessages.h"
+#include "designer/formrows.h"
 #include "settings/localyarn.h"
 #include "translations.h"
 
 namespace spindle::gui {
+namespace {
+
+const QString principalField = QStringLiteral("kerberos.principal");
+const QString keytabField = QStringLiteral("kerberos.keytab");
+
+// Why the keytab file cannot be read ("" when it can): checked here, where
+// the path is typed, rather than at the first connection.
+QString unreadableBecause(const QString& keytab) {
+  const QFileInfo info(keytab);
+  if (!info.exists()) return SettingsDialog::tr("there is no such file");
+  if (info.isDir()) return SettingsDialog::tr("it is a directory");
+  QFile file(keytab);
+  if (!file.open(QIODevice::ReadOnly)) return file.errorString();
+  return QString();
+}
+
+}  // namespace
 
 SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   setWindowTitle(tr("Settings"));
@@ -45,6 +66,29 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   clusterForm->addRow(dirLabel, dirRow);
   clusterForm->addRow(QString(), effective_);
 
+  const HadoopSetup saved = HadoopSetup::fromSettings();
+  principal_ = new QLineEdit(saved.principal);
+  principal_->setPlaceholderText(tr("empty: the ticket from kinit"));
+  principal_->setClearButtonEnabled(true);
+  keytab_ = new QLineEdit(saved.keytab);
+  keytab_->setPlaceholderText(tr("the keytab file of the principal"));
+  keytab_->setClearButtonEnabled(true);
+  auto* browseKeytab = new QPushButton(tr("B&rowse…"));
+  messages_ = new FieldMessages(this);
+  auto* kerberos = new QGroupBox(tr("Kerberos login"));
+  auto* kerberosForm = new QFormLayout(kerberos);
+  auto* principalLabel = new QLabel(tr("&Principal:"));
+  principalLabel->setBuddy(principal_);
+  kerberosForm->addRow(principalLabel, fieldWithMessage(*messages_, principalField, principal_));
+  auto* keytabLabel = new QLabel(tr("&Keytab:"));
+  keytabLabel->setBuddy(keytab_);
+  kerberosForm->addRow(keytabLabel, fieldWithMessage(*messages_, keytabField, keytab_, browseKeytab));
+  auto* kerberosHint = hintLabel();
+  kerberosHint->setWordWrap(true);
+  kerberosHint->setText(
+      tr("With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone."));
+  kerberosForm->addRow(QString(), kerberosHint);
+
   dark_ = new QCheckBox(tr("&Dark palette"));
   dark_->setChecked(AppSettings::darkPalette());
   language_ = new QComboBox;
@@ -58,13 +102,15 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   appearanceForm->addRow(QString(), new QLabel(tr("A new language shows after a restart.")));
 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-  buttons->button(QDialogButtonBox::Ok)->setText(tr("&OK"));
+  ok_ = buttons->button(QDialogButtonBox::Ok);
+  ok_->setText(tr("&OK"));
   buttons->button(QDialogButtonBox::Cancel)->setText(tr("&Cancel"));
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(cluster);
+  layout->addWidget(kerberos);
   layout->addWidget(appearance);
   layout->addStretch();
   layout->addWidget(buttons);
@@ -77,7 +123,16 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     if (!directory.isEmpty()) confDir_->setText(directory);
   });
   connect(local, &QPushButton::clicked, this, &SettingsDialog::useLocalYarn);
+  connect(principal_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
+  connect(keytab_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
+  connect(browseKeytab, &QPushButton::clicked, this, [this] {
+    const QString file =
+        QFileDialog::getOpenFileName(this, tr("Keytab file"), keytab().isEmpty() ? QDir::homePath() : keytab(),
+                                     tr("Keytab files (*.keytab);;All files (*)"));
+    if (!file.isEmpty()) keytab_->setText(file);
+  });
   updateEffective();
+  updateKerberos();
 }
 
 QString SettingsDialog::hadoopConfDir() const {
@@ -86,6 +141,23 @@ QString SettingsDialog::hadoopConfDir() const {
 
 void SettingsDialog::setHadoopConfDir(const QString& directory) {
   confDir_->setText(directory);
+}
+
+QString SettingsDialog::principal() const {
+  return principal_->text().trimmed();
+}
+
+QString SettingsDialog::keytab() const {
+  return keytab_->text().trimmed();
+}
+
+void SettingsDialog::setKerberos(const QString& principal, const QString& keytab) {
+  principal_->setText(principal);
+  keytab_->setText(keytab);
+}
+
+HadoopSetup SettingsDialog::setup() const {
+  return HadoopSetup{hadoopConfDir(), principal(), keytab()};
 }
 
 bool SettingsDialog::darkPalette() const {
@@ -97,7 +169,7 @@ QString SettingsDialog::language() const {
 }
 
 void SettingsDialog::save() const {
-  AppSettings::setHadoopConfDir(hadoopConfDir());
+  setup().save();
   AppSettings::setDarkPalette(darkPalette());
   AppSettings::setLanguage(language());
 }
@@ -112,6 +184,47 @@ void SettingsDialog::updateEffective() {
   } else {
     effective_->setText(tr("Reads %1").arg(QDir::toNativeSeparators(directory)));
   }
+}
+
+Diagnostics SettingsDialog::checkKerberos(const QString& principal, const QString& keytab) {
+  Diagnostics problems;
+  const auto report = [&](const QString& field, const QString& message) {
+    Diagnostic problem;
+    problem.field = ss(field);
+    problem.message = ss(message);
+    problems.push_back(std::move(problem));
+  };
+  // One without the other would silently fall back to kinit's ticket.
+  if (principal.isEmpty() && !keytab.isEmpty()) {
+    report(principalField, tr("give the principal the keytab was made for (such as alice@EXAMPLE.COM), or clear "
+                              "the keytab to use the ticket from kinit"));
+  }
+  if (!principal.isEmpty() && keytab.isEmpty()) {
+    report(keytabField,
+           tr("choose the keytab file of %1, or clear the principal to use the ticket from kinit").arg(principal));
+  }
+  if (keytab.isEmpty()) return problems;
+  // The clients read the path from wherever the app happens to run.
+  if (QFileInfo(keytab).isRelative()) {
+    report(keytabField, tr("give the full path of the keytab file"));
+    return problems;
+  }
+  if (const QString reason = unreadableBecause(keytab); !reason.isEmpty()) {
+    report(keytabField, tr("%1 cannot be read: %2; choose the keytab file `kadmin` or your administrator gave you")
+                            .arg(QDir::toNativeSeparators(keytab), reason));
+  }
+  return problems;
+}
+
+QString SettingsDialog::messageFor(const QString& field) const {
+  return messages_->messageFor(field);
+}
+
+void SettingsDialog::updateKerberos() {
+  const Diagnostics problems = checkKerberos(principal(), keytab());
+  messages_->show(problems);
+  // A half-set login is never saved.
+  ok_->setEnabled(problems.empty());
 }
 
 void SettingsDialog::useLocalYarn() {

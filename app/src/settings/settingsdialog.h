@@ -2,15 +2,21 @@
 
 #include <QDialog>
 
+#include "cluster/hadoopsetup.h"
+#include "spindle/core/diagnostic.h"
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 
 namespace spindle::gui {
 
-// The cluster (a HADOOP_CONF_DIR), the palette and the language, kept with
-// QSettings.
+class FieldMessages;
+
+// The cluster (a HADOOP_CONF_DIR and, on a Kerberos cluster, a keytab
+// login), the palette and the language, kept with QSettings.
 class SettingsDialog : public QDialog {
   Q_OBJECT
 
@@ -19,18 +25,35 @@ class SettingsDialog : public QDialog {
 
   QString hadoopConfDir() const;
   void setHadoopConfDir(const QString& directory);
+  // Empty: the ticket from kinit.
+  QString principal() const;
+  QString keytab() const;
+  void setKerberos(const QString& principal, const QString& keytab);
+  // The cluster as chosen here.
+  HadoopSetup setup() const;
   bool darkPalette() const;
   QString language() const;
 
   // Writes the choices to the settings.
   void save() const;
 
+  // What is wrong with a keytab login, on the fields "kerberos.principal"
+  // and "kerberos.keytab": both or neither, and a keytab that can be read.
+  static Diagnostics checkKerberos(const QString& principal, const QString& keytab);
+  // The sentence under a Kerberos field ("" when none).
+  QString messageFor(const QString& field) const;
+
  private:
   void updateEffective();
   void useLocalYarn();
+  void updateKerberos();
 
   QLineEdit* confDir_;
   QLabel* effective_;
+  QLineEdit* principal_;
+  QLineEdit* keytab_;
+  FieldMessages* messages_;
+  QPushButton* ok_;
   QCheckBox* dark_;
   QComboBox* language_;
 };

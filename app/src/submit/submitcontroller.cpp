@@ -73,7 +73,7 @@ void SubmitController::run(JobSpec spec, HadoopSetup setup, bool follow) {
   QMetaObject::invokeMethod(
       this, [this, id] { applicationId_ = id; }, Qt::QueuedConnection);
   emit submitted(id, qs(result->staging));
-  if (follow) this->follow(*configuration, result->application_id, spec.total_instances());
+  if (follow) this->follow(client::with_login(*configuration, spec), result->application_id, spec.total_instances());
   busy_ = false;
   emit idle();
 }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <system_error>
+#include <utility>
 
 #include "client/history/schema.h"
 #include "client/history/sqlite_database.h"
@@ -446,10 +447,17 @@ JobStatus status_from_history(const JobHistoryEntry& job, const std::vector<Task
   status.diagnostics = job.diagnostics;
   status.started_ms = job.started_ms;
   // Attempts come ordered by task, then attempt: the last of a run is the newest.
+  std::vector<EarlierAttempt> earlier;
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& attempt = attempts[i];
-    if (i + 1 < attempts.size() && attempts[i + 1].task == attempt.task) continue;
+    if (i + 1 < attempts.size() && attempts[i + 1].task == attempt.task) {
+      earlier.push_back(EarlierAttempt{attempt.container, attempt.node, attempt.address, attempt.exit_code,
+                                       attempt.exit_description, attempt.log_url, attempt.started_ms,
+                                       attempt.finished_ms});
+      continue;
+    }
     TaskStatus task;
+    task.earlier_attempts = std::exchange(earlier, {});
     task.task = attempt.task;
     task.phase = attempt.phase;
     task.container = attempt.container;

@@ -20,7 +20,7 @@ namespace {
 
 using detail::YamlFields;
 
-constexpr std::array<std::string_view, 20> job_keys{"name",
+constexpr std::array<std::string_view, 21> job_keys{"name",
                                                     "queue",
                                                     "priority",
                                                     "tags",
@@ -37,6 +37,7 @@ constexpr std::array<std::string_view, 20> job_keys{"name",
                                                     "output",
                                                     "docker_image",
                                                     "file_systems",
+                                                    "kerberos",
                                                     "command",
                                                     "tasks",
                                                     "application_master"};
@@ -45,6 +46,7 @@ constexpr std::array<std::string_view, 10> task_keys{"instances", "memory", "vco
                                                      "command",   "env",    "max_restarts", "role", "fails_job"};
 
 constexpr std::array<std::string_view, 2> application_master_keys{"memory", "vcores"};
+constexpr std::array<std::string_view, 2> kerberos_keys{"principal", "keytab"};
 
 constexpr std::array<std::string_view, 5> known_task_types{task_types::chief, task_types::worker, task_types::ps,
                                                            task_types::evaluator, task_types::tensorboard};
@@ -232,6 +234,8 @@ class SpecReader {
       if (auto image = fields_.non_empty_string(value, field)) spec_.docker_image = *image;
     } else if (key == "file_systems") {
       read_file_systems(value, field);
+    } else if (key == "kerberos") {
+      read_kerberos(value, field);
     } else if (key == "application_master") {
       fields_.for_each_key(
           value, field, application_master_keys,
@@ -243,6 +247,37 @@ class SpecReader {
             }
           });
     }
+  }
+
+  void read_kerberos(const YAML::Node& value, const std::string& field) {
+    KerberosLogin login;
+    fields_.for_each_key(value, field, kerberos_keys,
+                         [&](const std::string& key, const YAML::Node&, const YAML::Node& item, const std::string& at) {
+                           auto text = fields_.non_empty_string(item, at);
+                           if (!text) return;
+                           if (key == "principal") {
+                             login.principal = *text;
+                             return;
+                           }
+                           const auto check =
+                               detail::check_local_source(*text, options_.base_dir, options_.check_files, false);
+                           if (!check.problem.empty()) {
+                             fields_.error(item, at, "the keytab " + check.problem);
+                             return;
+                           }
+                           login.keytab = check.resolved;
+                         });
+    if (!value.IsMap()) return;
+    const bool has_principal = value["principal"].IsDefined();
+    if (has_principal != value["keytab"].IsDefined()) {
+      fields_.error(value, field,
+                    std::string("names a ") +
+                        (has_principal ? "principal without a keytab" : "keytab without a principal") +
+                        "; give both (principal: alice@EXAMPLE.COM, keytab: alice.keytab), or leave kerberos out to "
+                        "use the ticket from kinit");
+      return;
+    }
+    if (!login.principal.empty() && !login.keytab.empty()) spec_.kerberos = std::move(login);
   }
 
   void read_file_systems(const YAML::Node& value, const std::string& field) {

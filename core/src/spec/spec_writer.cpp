@@ -95,6 +95,12 @@ std::string to_yaml(const JobSpec& spec) {
   if (!spec.file_systems.empty()) {
     out << YAML::Key << "file_systems" << YAML::Value << YAML::Flow << spec.file_systems;
   }
+  if (spec.kerberos) {
+    out << YAML::Key << "kerberos" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "principal" << YAML::Value << spec.kerberos->principal;
+    out << YAML::Key << "keytab" << YAML::Value << spec.kerberos->keytab;
+    out << YAML::EndMap;
+  }
   out << YAML::Key << "application_master" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "memory" << YAML::Value << format_memory_mib(spec.application_master.memory_mib);
   out << YAML::Key << "vcores" << YAML::Value << spec.application_master.vcores;
@@ -131,6 +137,7 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
   if (!spec.output.empty()) out["output"] = spec.output;
   if (!spec.docker_image.empty()) out["docker_image"] = spec.docker_image;
   if (!spec.file_systems.empty()) out["file_systems"] = spec.file_systems;
+  if (spec.kerberos) out["kerberos"] = {{"principal", spec.kerberos->principal}, {"keytab", spec.kerberos->keytab}};
   out["application_master"] = {{"memory", spec.application_master.memory_mib},
                                {"vcores", spec.application_master.vcores}};
   json tasks = json::object();

@@ -147,6 +147,34 @@ TEST_F(HistoryStoreTest, KeepsEveryAttemptOfARestartedTask) {
   ASSERT_TRUE(job.ok() && job->has_value());
   EXPECT_EQ((*job)->state, "succeeded");
   EXPECT_EQ((*job)->name, "restarts");
+
+  // Rebuilt from the history alone, the restarted task keeps its earlier container.
+  const auto rebuilt = status_from_history(**job, *attempts);
+  ASSERT_EQ(rebuilt.tasks.size(), 2u);
+  EXPECT_EQ(rebuilt.tasks[1].task, "worker:0");
+  EXPECT_EQ(rebuilt.tasks[1].container, "container_1_0002_01_000005");
+  ASSERT_EQ(rebuilt.tasks[1].earlier_attempts.size(), 1u);
+  EXPECT_EQ(rebuilt.tasks[1].earlier_attempts[0].container, "container_1_0002_01_000002");
+  EXPECT_EQ(rebuilt.tasks[1].earlier_attempts[0].exit_code, 3);
+  EXPECT_TRUE(rebuilt.tasks[0].earlier_attempts.empty());
+}
+
+TEST_F(HistoryStoreTest, KeepsEveryApplicationMasterAttempt) {
+  auto store = open();
+  std::vector<MasterAttemptEntry> attempts{{1, "container_1_0004_01_000001", "node-a", "RUNNING", "", 100, 0}};
+  ASSERT_TRUE(store.record_master_attempts("application_1_0004", attempts).ok());
+  attempts[0].state = "FAILED";
+  attempts[0].diagnostics = "AM container exited with 137";
+  attempts[0].finished_ms = 200;
+  attempts.push_back({2, "container_1_0004_02_000001", "node-b", "RUNNING", "", 210, 0});
+  ASSERT_TRUE(store.record_master_attempts("application_1_0004", attempts).ok());
+  auto kept = store.master_attempts("application_1_0004");
+  ASSERT_TRUE(kept.ok()) << kept.error().message;
+  ASSERT_EQ(kept->size(), 2u);
+  EXPECT_EQ((*kept)[0].state, "FAILED");
+  EXPECT_EQ((*kept)[0].finished_ms, 200);
+  EXPECT_EQ((*kept)[1].attempt, 2);
+  EXPECT_EQ((*kept)[1].host, "node-b");
 }
 
 TEST_F(HistoryStoreTest, EventsAreKeptOnceInOrder) {

@@ -11,6 +11,7 @@ namespace {
 const bool installed = [] {
   spindle::yarn::ipc::install_kerberos_mechanism(&spindle::yarn::ipc::gssapi_mechanism);
   spindle::yarn::ipc::install_ticket_principal_reader(&spindle::yarn::ipc::default_ticket_principal);
+  spindle::yarn::ipc::install_keytab_login(&spindle::yarn::ipc::log_in_from_keytab);
   return true;
 }();
 

@@ -69,7 +69,16 @@ namespace {
 // library; constant-initialized, so no initialization order matters.
 constinit std::atomic<KerberosMechanismFactory> installed_kerberos{nullptr};
 constinit std::atomic<TicketPrincipalReader> installed_principal_reader{nullptr};
+constinit std::atomic<KeytabLogin> installed_keytab_login{nullptr};
 }  // namespace
+
+void install_keytab_login(KeytabLogin login) {
+  installed_keytab_login.store(login);
+}
+
+KeytabLogin keytab_login() {
+  return installed_keytab_login.load();
+}
 
 void install_ticket_principal_reader(TicketPrincipalReader reader) {
   installed_principal_reader.store(reader);

@@ -63,4 +63,11 @@ using TicketPrincipalReader = Result<std::string> (*)();
 void install_ticket_principal_reader(TicketPrincipalReader reader);
 TicketPrincipalReader ticket_principal_reader();
 
+// Gets a ticket for `principal` from `keytab` into a credentials cache in
+// this process's memory and returns the cache's name, for GSS-API users
+// that only take the default cache (libcurl's SPNEGO); same library.
+using KeytabLogin = Result<std::string> (*)(const std::string& principal, const std::string& keytab);
+void install_keytab_login(KeytabLogin login);
+KeytabLogin keytab_login();
+
 }  // namespace spindle::yarn::ipc

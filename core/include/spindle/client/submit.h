@@ -40,4 +40,8 @@ struct SubmittedJob {
 Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
                                              const SubmitOptions& options);
 
+// The configuration with the spec's Kerberos login (keytab and principal)
+// in place of the ticket cache, for submitting and following the job.
+yarn::HadoopConfiguration with_login(const yarn::HadoopConfiguration& configuration, const JobSpec& spec);
+
 }  // namespace spindle::client

@@ -51,6 +51,13 @@ struct ApplicationMasterSpec {
   friend bool operator==(const ApplicationMasterSpec&, const ApplicationMasterSpec&) = default;
 };
 
+struct KerberosLogin {
+  std::string principal;  // alice@EXAMPLE.COM
+  std::string keytab;
+
+  friend bool operator==(const KerberosLogin&, const KerberosLogin&) = default;
+};
+
 struct JobSpec {
   std::string name;
   std::string queue = "default";
@@ -76,6 +83,10 @@ struct JobSpec {
   // writes (hdfs://host:port or webhdfs://host:port); on a Kerberos cluster
   // the job gets delegation tokens for each.
   std::vector<std::string> file_systems;
+  // Who submits on a Kerberos cluster when not the ticket in the credentials
+  // cache: a principal and its keytab (an absolute path on the submitting
+  // machine). Never shipped to the cluster.
+  std::optional<KerberosLogin> kerberos;
   ApplicationMasterSpec application_master;
   std::vector<TaskSpec> tasks;  // chief, worker, ps, evaluator, tensorboard first, then custom
 

@@ -13,4 +13,11 @@ namespace spindle::yarn {
 // of the ticket in the credentials cache; otherwise the Hadoop user name.
 Result<std::string> cluster_user(const HadoopConfiguration& configuration);
 
+// With a keytab login configured (spindle.kerberos.principal and
+// spindle.kerberos.keytab), makes this process's default Kerberos cache an
+// in-memory one that holds a ticket from that keytab, for what takes only
+// the default cache (SPNEGO over HTTP); the user's own cache is left alone.
+// Does nothing without such a login; gets a new ticket after an hour.
+Result<void> use_configured_keytab(const HadoopConfiguration& configuration);
+
 }  // namespace spindle::yarn
