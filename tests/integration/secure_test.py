@@ -13,6 +13,7 @@ import glob
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -20,6 +21,7 @@ import unittest
 import urllib.error
 import urllib.request
 
+from faults_test import master_of
 from jobs_on_yarn_test import example_spec
 
 SPINDLE = os.environ["SPINDLE_CLI"]
@@ -274,6 +276,36 @@ class SecureJobs(unittest.TestCase):
                 self.assertNotIn(form, text, f"a secret appears in output {index}")
             for path, content in written.items():
                 self.assertNotIn(form, content, f"a secret appears in {path}")
+
+    def test_a_restarted_master_adopts_its_tasks_with_tokens_only(self):
+        # The executors find the next attempt through the ResourceManager with
+        # the job's RM delegation token: nothing in a container holds a ticket.
+        spec = example_spec("wine-quality/wine_quality.yaml", os.path.join(self.directory, "output"),
+                            check_environment=False)
+        spec["env"]["TRAIN_STEPS"] = "20000"
+        spec["max_attempts"] = 2
+        submitted = run("submit", "--json", self.write_spec(spec), env=self.env)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+        deadline = time.time() + 240
+        running = {}
+        while time.time() < deadline and len(running) < 3:
+            shown = run("status", application, "--json", env=self.env)
+            if shown.returncode == 0 and json.loads(shown.stdout).get("job"):
+                running = {t["task"]: t for t in json.loads(shown.stdout)["job"]["tasks"] if t["phase"] == "running"}
+            time.sleep(1)
+        self.assertEqual(len(running), 3, shown.stdout + shown.stderr)
+        master = master_of(application)
+        self.assertIsNotNone(master, "no application master process")
+        os.kill(master, signal.SIGKILL)
+
+        watched = run("watch", application, env=self.env, timeout=900)
+        self.assertEqual(watched.returncode, 0, watched.stdout + watched.stderr)
+        record = json.loads(run("history", application, "--json", env=self.env).stdout)
+        self.assertEqual(record["state"], "succeeded", record["diagnostics"])
+        self.assertEqual([m["attempt"] for m in record["master_attempts"]], [1, 2], record["master_attempts"])
+        reattached = sorted(e["task"] for e in record["events"] if e["kind"] == "reattached")
+        self.assertEqual(reattached, sorted(running), record["events"])
 
     def test_the_tensorboard_proxy_refuses_somebody_elses_job(self):
         alice_cache = os.path.join(self.directory, "alice.ccache")
