@@ -88,7 +88,7 @@ bool is_reserved_variable(std::string_view name) {
 }
 
 std::string cluster_json(const JobSpec& spec, const ClusterAddresses& addresses) {
-  return cluster_object(spec, addresses).dump();
+  return cluster_object(spec, addresses).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Environment task_environment(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context) {
@@ -103,7 +103,7 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
     json config;
     config["cluster"] = cluster;
     config["task"] = {{"type", task.type}, {"index", task.index}};
-    env["TF_CONFIG"] = config.dump();
+    env["TF_CONFIG"] = config.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
 
   // YARN-DTF (ytf-submit)
@@ -120,7 +120,7 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   env["TASK_INDEX"] = std::to_string(task.index);
   env["TASK_NUM"] = std::to_string(training_cluster_size(spec));
   env["IS_CHIEF"] = is_chief(spec, task) ? "true" : "false";
-  env["CLUSTER_SPEC"] = cluster.dump();
+  env["CLUSTER_SPEC"] = cluster.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 
   add_pytorch_variables(spec, addresses, task, env);
 

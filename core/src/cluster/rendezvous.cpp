@@ -53,7 +53,7 @@ void Rendezvous::publish_locked() {
   version->cluster_json = cluster_json(spec_, *addresses);
   nlohmann::json tasks = nlohmann::json::object();
   for (const auto& [task, address] : addresses->all()) tasks[task.to_string()] = address.to_string();
-  version->tasks_json = tasks.dump();
+  version->tasks_json = tasks.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   version->addresses = std::move(*addresses);
   current_ = std::move(version);
 }

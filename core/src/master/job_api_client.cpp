@@ -85,7 +85,7 @@ Result<void> JobApiClient::register_task(const TaskId& task, const HostPort& add
                            {"cluster_version", reattachment.cluster_version},
                            {"command_ended", reattachment.command_ended}};
   }
-  const std::string body = request.dump();
+  const std::string body = request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   auto answer = exchange("PUT", "/v1/tasks/" + task.type + "/" + std::to_string(task.index), body, timeout_);
   if (!answer) return answer.error();
   if (answer->status != 200) {

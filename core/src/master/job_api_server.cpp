@@ -35,7 +35,8 @@ bool same_secret(std::string_view given, std::string_view expected) {
 }
 
 std::string error_json(const std::string& message) {
-  return nlohmann::json{{"error", message}}.dump();
+  // Messages quote the request, which may be any bytes.
+  return nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // "after=3&wait_ms=1000" -> the value of one key, if present and a number.
