@@ -82,12 +82,22 @@ struct Master {
 };
 
 std::string exchange(std::uint16_t port, std::string_view request) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(port);
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) std::abort();
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    // Closed with a reset, so that a long run does not use up the ports in TIME_WAIT.
+    const linger reset{1, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0) break;
+    ::close(fd);
+    fd = -1;
+    ::usleep(10'000);
+  }
+  if (fd < 0) std::abort();  // the server stopped accepting
   for (std::size_t sent = 0; sent < request.size();) {
     const auto wrote = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
     if (wrote <= 0) break;  // the server may close on a bad request before reading it all

@@ -15,7 +15,7 @@ std::uint64_t EventLog::append(std::string kind, std::string task, std::string m
             .count();
     events_.push_back(JobEvent{sequence, now, std::move(kind), std::move(task), std::move(message)});
     while (events_.size() > capacity_) events_.pop_front();
-    for (auto& [after, waiter] : waiters_) ready.emplace_back(std::move(waiter), after_locked(after, 1000));
+    for (auto& [after, waiting] : waiters_) ready.emplace_back(std::move(waiting.waiter), after_locked(after, 1000));
     waiters_.clear();
   }
   // Outside the lock: a waiter may append or wait again.
@@ -38,17 +38,31 @@ std::vector<JobEvent> EventLog::after(std::uint64_t sequence, std::size_t limit)
   return after_locked(sequence, limit);
 }
 
-void EventLog::when_after(std::uint64_t sequence, Waiter waiter) {
+std::uint64_t EventLog::when_after(std::uint64_t sequence, Waiter waiter) {
   std::vector<JobEvent> found;
   {
     std::lock_guard lock(mutex_);
     if (last_ <= sequence) {
-      waiters_.emplace(sequence, std::move(waiter));
-      return;
+      const auto ticket = ++last_ticket_;
+      waiters_.emplace(sequence, Waiting{ticket, std::move(waiter)});
+      return ticket;
     }
     found = after_locked(sequence, 1000);
   }
   waiter(std::move(found));
+  return 0;
+}
+
+void EventLog::forget(std::uint64_t ticket) {
+  if (ticket == 0) return;
+  Waiter dropped;  // destroyed after the lock is released: it may hold the last reference to a session
+  std::lock_guard lock(mutex_);
+  for (auto it = waiters_.begin(); it != waiters_.end(); ++it) {
+    if (it->second.ticket != ticket) continue;
+    dropped = std::move(it->second.waiter);
+    waiters_.erase(it);
+    break;
+  }
 }
 
 std::uint64_t EventLog::last() const {

@@ -35,7 +35,7 @@ Result<void> Rendezvous::register_task(const TaskId& task, const HostPort& addre
     if (addresses_.size() == expected_) publish_locked();
     if (current_ && current_->version == version_) {
       for (auto it = waiters_.begin(); it != waiters_.end() && it->first < version_;) {
-        ready.emplace_back(std::move(it->second), current_);
+        ready.emplace_back(std::move(it->second.waiter), current_);
         it = waiters_.erase(it);
       }
     }
@@ -74,18 +74,32 @@ std::shared_ptr<const ClusterVersion> Rendezvous::current() const {
   return current_;
 }
 
-void Rendezvous::when_newer(std::uint64_t after, Waiter waiter) {
+std::uint64_t Rendezvous::when_newer(std::uint64_t after, Waiter waiter) {
   std::shared_ptr<const ClusterVersion> now;
   {
     std::lock_guard lock(mutex_);
     if (current_ && current_->version > after && addresses_.size() == expected_) {
       now = current_;
     } else {
-      waiters_.emplace(after, std::move(waiter));
-      return;
+      const auto ticket = ++last_ticket_;
+      waiters_.emplace(after, Waiting{ticket, std::move(waiter)});
+      return ticket;
     }
   }
   waiter(now);
+  return 0;
+}
+
+void Rendezvous::forget(std::uint64_t ticket) {
+  if (ticket == 0) return;
+  Waiter dropped;  // destroyed outside the lock: it may hold the last reference to a session
+  std::lock_guard lock(mutex_);
+  for (auto it = waiters_.begin(); it != waiters_.end(); ++it) {
+    if (it->second.ticket != ticket) continue;
+    dropped = std::move(it->second.waiter);
+    waiters_.erase(it);
+    break;
+  }
 }
 
 std::shared_ptr<const ClusterVersion> Rendezvous::wait_newer(std::uint64_t after, std::chrono::milliseconds timeout) {
@@ -95,14 +109,19 @@ std::shared_ptr<const ClusterVersion> Rendezvous::wait_newer(std::uint64_t after
     std::shared_ptr<const ClusterVersion> version;
   };
   auto slot = std::make_shared<Slot>();
-  when_newer(after, [slot](std::shared_ptr<const ClusterVersion> version) {
+  const auto ticket = when_newer(after, [slot](std::shared_ptr<const ClusterVersion> version) {
     std::lock_guard lock(slot->mutex);
     slot->version = std::move(version);
     slot->ready.notify_all();
   });
-  std::unique_lock lock(slot->mutex);
-  slot->ready.wait_for(lock, timeout, [&] { return slot->version != nullptr; });
-  return slot->version;
+  std::shared_ptr<const ClusterVersion> found;
+  {
+    std::unique_lock lock(slot->mutex);
+    slot->ready.wait_for(lock, timeout, [&] { return slot->version != nullptr; });
+    found = slot->version;
+  }
+  forget(ticket);
+  return found;
 }
 
 std::vector<TaskId> Rendezvous::missing() const {

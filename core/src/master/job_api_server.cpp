@@ -371,19 +371,26 @@ void Session::handle_events(const Request& request, std::string_view query) {
   auto self = shared_from_this();
   const Answering to = answering(request);
   auto& log = server_.backend()->events();
-  log.when_after(after, [self, answered, to](std::vector<JobEvent> events) {
-    if (answered->exchange(true)) return;
+  // The log holds the waiter only weakly: a session that went away is not
+  // kept alive by it, and one whose poll timed out takes it back.
+  std::weak_ptr<Session> weak = self;
+  const auto ticket = log.when_after(after, [weak, answered, to](std::vector<JobEvent> events) {
+    auto session = weak.lock();
+    if (!session || answered->exchange(true)) return;
     const auto last = events.empty() ? 0 : events.back().sequence;
     auto body = events_json(events, last).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    net::post(self->stream_.get_executor(), [self, to, body = std::move(body)]() mutable {
-      self->poll_timer_.cancel();
-      self->reply(to, http::status::ok, std::move(body));
+    net::post(session->stream_.get_executor(), [session, to, body = std::move(body)]() mutable {
+      session->poll_timer_.cancel();
+      session->reply(to, http::status::ok, std::move(body));
     });
   });
   poll_timer_.expires_after(wait);
-  poll_timer_.async_wait([self, answered, to, &log, after](beast::error_code ec) {
+  poll_timer_.async_wait([self, answered, to, &log, after, ticket](beast::error_code ec) {
     if (ec || answered->exchange(true)) return;
-    self->reply(to, http::status::ok, events_json({}, std::max(after, log.last())).dump());
+    log.forget(ticket);
+    self->reply(
+        to, http::status::ok,
+        events_json({}, std::max(after, log.last())).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   });
 }
 
@@ -394,18 +401,22 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
   auto answered = std::make_shared<std::atomic<bool>>(false);
   auto self = shared_from_this();
   const Answering to = answering(request);
-  server_.rendezvous().when_newer(after, [self, answered, to](std::shared_ptr<const ClusterVersion> version) {
-    if (answered->exchange(true)) return;  // the wait already ended
-    net::post(self->stream_.get_executor(), [self, to, version] {
-      self->poll_timer_.cancel();
-      self->reply(to, http::status::ok,
-                  "{\"version\":" + std::to_string(version->version) + ",\"cluster\":" + version->cluster_json +
-                      ",\"tasks\":" + version->tasks_json + "}");
+  std::weak_ptr<Session> weak = self;  // see handle_events
+  auto& rendezvous = server_.rendezvous();
+  const auto ticket = rendezvous.when_newer(after, [weak, answered, to](std::shared_ptr<const ClusterVersion> version) {
+    auto session = weak.lock();
+    if (!session || answered->exchange(true)) return;  // gone, or the wait already ended
+    net::post(session->stream_.get_executor(), [session, to, version] {
+      session->poll_timer_.cancel();
+      session->reply(to, http::status::ok,
+                     "{\"version\":" + std::to_string(version->version) + ",\"cluster\":" + version->cluster_json +
+                         ",\"tasks\":" + version->tasks_json + "}");
     });
   });
   poll_timer_.expires_after(wait);
-  poll_timer_.async_wait([self, answered, to](beast::error_code ec) {
+  poll_timer_.async_wait([self, answered, to, &rendezvous, ticket](beast::error_code ec) {
     if (ec || answered->exchange(true)) return;
+    rendezvous.forget(ticket);
     self->reply(to, http::status::no_content, "");
   });
 }

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <thread>
 
+#include "spindle/core/event_log.h"
 #include "spindle/core/rendezvous.h"
 #include "spindle/core/spec_parser.h"
 
@@ -37,6 +39,34 @@ TEST(Rendezvous, NobodyGetsAClusterUntilEveryTaskRegistered) {
   std::uint64_t late = 0;
   rendezvous.when_newer(0, [&](auto version) { late = version->version; });
   EXPECT_EQ(late, 1u);
+}
+
+TEST(Rendezvous, AForgottenWaiterIsNeitherCalledNorKept) {
+  Rendezvous rendezvous(job("{worker: {instances: 1}}"));
+  auto held = std::make_shared<int>(0);
+  int called = 0;
+  const auto ticket = rendezvous.when_newer(0, [&called, held](auto) { ++called; });
+  EXPECT_NE(ticket, 0u);
+  EXPECT_EQ(held.use_count(), 2);
+  rendezvous.forget(ticket);
+  EXPECT_EQ(held.use_count(), 1);  // what the waiter held is released at once
+  ASSERT_TRUE(rendezvous.register_task({"worker", 0}, {"w0", 1}, "c1").ok());
+  EXPECT_EQ(called, 0);
+  // Called at once: no ticket, nothing to forget.
+  EXPECT_EQ(rendezvous.when_newer(0, [&called](auto) { ++called; }), 0u);
+  EXPECT_EQ(called, 1);
+  rendezvous.forget(0);
+}
+
+TEST(EventLog, AForgottenWaiterIsNeitherCalledNorKept) {
+  EventLog log;
+  int called = 0;
+  const auto ticket = log.when_after(0, [&called](auto) { ++called; });
+  const auto other = log.when_after(0, [&called](auto) { called += 10; });
+  log.forget(ticket);
+  log.append("job", "", "something");
+  EXPECT_EQ(called, 10);
+  log.forget(other);  // already called: nothing to drop
 }
 
 TEST(Rendezvous, RefusesStrangersAndSecondRegistrations) {

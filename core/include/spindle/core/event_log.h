@@ -35,8 +35,11 @@ class EventLog {
   std::uint64_t append(std::string kind, std::string task, std::string message);
   std::vector<JobEvent> after(std::uint64_t sequence, std::size_t limit = 1000) const;
   // Calls `waiter` once with the events after `sequence`: at once if there
-  // are some, else when the next one is appended.
-  void when_after(std::uint64_t sequence, Waiter waiter);
+  // are some, else when the next one is appended. Returns a ticket for
+  // forget() (0 when it was called at once).
+  std::uint64_t when_after(std::uint64_t sequence, Waiter waiter);
+  // Drops a waiter that was not called, e.g. when its long poll timed out.
+  void forget(std::uint64_t ticket);
   std::uint64_t last() const;
 
  private:
@@ -46,7 +49,12 @@ class EventLog {
   mutable std::mutex mutex_;
   std::deque<JobEvent> events_;
   std::uint64_t last_ = 0;
-  std::multimap<std::uint64_t, Waiter> waiters_;
+  struct Waiting {
+    std::uint64_t ticket;
+    Waiter waiter;
+  };
+  std::multimap<std::uint64_t, Waiting> waiters_;  // by the sequence they wait past
+  std::uint64_t last_ticket_ = 0;
 };
 
 }  // namespace spindle

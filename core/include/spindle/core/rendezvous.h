@@ -53,7 +53,11 @@ class Rendezvous {
 
   // Calls `waiter` once with the first complete cluster whose version is
   // above `after`: at once if there is one, else when it is published.
-  void when_newer(std::uint64_t after, Waiter waiter);
+  // Returns a ticket for forget() (0 when it was called at once).
+  std::uint64_t when_newer(std::uint64_t after, Waiter waiter);
+  // Drops a waiter that was not called, e.g. when its long poll timed out;
+  // without it, every poll would stay until the next version.
+  void forget(std::uint64_t ticket);
 
   // Blocking form of when_newer, for threads that may wait.
   std::shared_ptr<const ClusterVersion> wait_newer(std::uint64_t after, std::chrono::milliseconds timeout);
@@ -72,7 +76,12 @@ class Rendezvous {
   std::size_t expected_ = 0;
   std::uint64_t version_ = 0;
   std::shared_ptr<const ClusterVersion> current_;
-  std::multimap<std::uint64_t, Waiter> waiters_;  // by the version they wait past
+  struct Waiting {
+    std::uint64_t ticket;
+    Waiter waiter;
+  };
+  std::multimap<std::uint64_t, Waiting> waiters_;  // by the version they wait past
+  std::uint64_t last_ticket_ = 0;
 };
 
 }  // namespace spindle
