@@ -139,6 +139,18 @@ class SecureJobs(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.directory, ignore_errors=True)
 
+    def wait_for_running(self, application, count, seconds=240):
+        """The job's running tasks once `count` of them run."""
+        deadline = time.time() + seconds
+        running = {}
+        while time.time() < deadline and len(running) < count:
+            shown = run("status", application, "--json", env=self.env)
+            if shown.returncode == 0 and json.loads(shown.stdout).get("job"):
+                running = {t["task"]: t for t in json.loads(shown.stdout)["job"]["tasks"] if t["phase"] == "running"}
+            time.sleep(1)
+        self.assertEqual(len(running), count, shown.stdout + shown.stderr)
+        return running
+
     def write_spec(self, spec, name="spec.json"):
         path = os.path.join(self.directory, name)
         with open(path, "w") as out:
@@ -194,14 +206,7 @@ class SecureJobs(unittest.TestCase):
         application = json.loads(submitted.stdout)["application_id"]
 
         # While it runs: the containers' credentials, and the job API.
-        deadline = time.time() + 240
-        running = {}
-        while time.time() < deadline and len(running) < 3:
-            shown = run("status", application, "--json", env=self.env)
-            if shown.returncode == 0 and json.loads(shown.stdout).get("job"):
-                running = {t["task"]: t for t in json.loads(shown.stdout)["job"]["tasks"] if t["phase"] == "running"}
-            time.sleep(1)
-        self.assertEqual(len(running), 3, shown.stdout + shown.stderr)
+        running = self.wait_for_running(application, 3)
 
         token_files = [f for f in glob.glob(os.path.join(CLUSTER, "data", "**", "container_tokens"), recursive=True)
                        if application[len("application_"):] in f]
@@ -287,14 +292,7 @@ class SecureJobs(unittest.TestCase):
         submitted = run("submit", "--json", self.write_spec(spec), env=self.env)
         self.assertEqual(submitted.returncode, 0, submitted.stderr)
         application = json.loads(submitted.stdout)["application_id"]
-        deadline = time.time() + 240
-        running = {}
-        while time.time() < deadline and len(running) < 3:
-            shown = run("status", application, "--json", env=self.env)
-            if shown.returncode == 0 and json.loads(shown.stdout).get("job"):
-                running = {t["task"]: t for t in json.loads(shown.stdout)["job"]["tasks"] if t["phase"] == "running"}
-            time.sleep(1)
-        self.assertEqual(len(running), 3, shown.stdout + shown.stderr)
+        running = self.wait_for_running(application, 3)
         master = master_of(application)
         self.assertIsNotNone(master, "no application master process")
         os.kill(master, signal.SIGKILL)
