@@ -107,8 +107,7 @@ Result<void, SubmitError> check_against_cluster(const JobSpec& spec, yarn::Appli
 yarn::HadoopConfiguration with_login(const yarn::HadoopConfiguration& configuration, const JobSpec& spec) {
   if (!spec.kerberos) return configuration;
   auto logged_in = configuration;
-  logged_in.set("spindle.kerberos.principal", spec.kerberos->principal);
-  logged_in.set("spindle.kerberos.keytab", spec.kerberos->keytab);
+  yarn::set_keytab_login(logged_in, {spec.kerberos->principal, spec.kerberos->keytab});
   return logged_in;
 }
 

@@ -249,23 +249,34 @@ class ApplicationMaster {
     return static_cast<std::uint64_t>(std::max(attempt - 1, 0)) * 1'000'000;
   }
 
+  // The task type a container was granted for: our asks number task types
+  // by allocation request id and priority alike (a ResourceManager that
+  // kept a container across attempts may report only its priority).
+  std::optional<std::string> task_type_of(const yarn::AllocatedContainer& container) const {
+    const auto& tasks = lifecycle_.spec().tasks;
+    const auto request =
+        container.allocation_request_id >= 0 ? container.allocation_request_id : container.priority - 1;
+    if (request < 0 || static_cast<std::size_t>(request) >= tasks.size()) return std::nullopt;
+    return tasks[static_cast<std::size_t>(request)].type;
+  }
+
+  std::string log_url_of(const yarn::AllocatedContainer& container) const {
+    return "http://" + container.node_http_address + "/node/containerlogs/" + container.id + "/" + context_.user;
+  }
+
   // YARN kept the earlier attempt's containers for this one: their tasks
   // are adopted as their executors find this attempt and register again.
   void adopt_later(const std::vector<yarn::AllocatedContainer>& containers) {
     std::vector<AdoptableContainer> adoptable;
-    const auto& tasks = lifecycle_.spec().tasks;
     for (const auto& container : containers) {
-      // Our asks number task types by allocation request id and priority alike.
-      auto request = container.allocation_request_id;
-      if (request < 0) request = container.priority - 1;
-      if (request < 0 || static_cast<std::size_t>(request) >= tasks.size()) {
+      const auto type = task_type_of(container);
+      if (!type) {
         // Not a task's: the earlier attempt's own container, or one we cannot place.
         release_.push_back(container.id);
         continue;
       }
-      adoptable.push_back(AdoptableContainer{
-          container.id, tasks[static_cast<std::size_t>(request)].type, container.node, container.node_http_address,
-          "http://" + container.node_http_address + "/node/containerlogs/" + container.id + "/" + context_.user});
+      adoptable.push_back(
+          AdoptableContainer{container.id, *type, container.node, container.node_http_address, log_url_of(container)});
     }
     log(std::to_string(adoptable.size()) + " container(s) of earlier attempts still run; waiting for them to reattach");
     std::lock_guard lock(backend_.mutex());
@@ -341,13 +352,9 @@ class ApplicationMaster {
     int restarts = 0;
     {
       std::lock_guard lock(backend_.mutex());
-      const auto& tasks = lifecycle_.spec().tasks;
-      const auto request = container.allocation_request_id;
-      if (request >= 0 && static_cast<std::size_t>(request) < tasks.size()) {
-        const auto log_url =
-            "http://" + container.node_http_address + "/node/containerlogs/" + container.id + "/" + context_.user;
-        task = lifecycle_.assign_container(tasks[static_cast<std::size_t>(request)].type, container.id, container.node,
-                                           container.node_http_address, log_url);
+      if (const auto type = task_type_of(container)) {
+        task = lifecycle_.assign_container(*type, container.id, container.node, container.node_http_address,
+                                           log_url_of(container));
         if (task) {
           const auto* record = lifecycle_.find(*task);
           attempt = record->restarts + record->lost;

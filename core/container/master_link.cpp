@@ -12,11 +12,12 @@ constexpr auto lookup_interval = std::chrono::seconds(2);
 
 }  // namespace
 
-MasterLink::MasterLink(HostPort api, std::string secret, std::string application_id, std::string user)
+MasterLink::MasterLink(HostPort api, std::string secret, std::string application_id, std::string user,
+                       std::optional<yarn::Token> resource_manager_token)
     : api_(std::move(api)),
       secret_(std::move(secret)),
       client_(std::make_unique<JobApiClient>(api_.host, api_.port, secret_)),
-      locator_(std::move(application_id), std::move(user)) {}
+      locator_(std::move(application_id), std::move(user), std::move(resource_manager_token)) {}
 
 HostPort MasterLink::api() const {
   std::lock_guard lock(mutex_);

@@ -18,7 +18,8 @@ namespace spindle::container {
 // again as a task that kept running, so a restarted master adopts it.
 class MasterLink {
  public:
-  MasterLink(HostPort api, std::string secret, std::string application_id, std::string user);
+  MasterLink(HostPort api, std::string secret, std::string application_id, std::string user,
+             std::optional<yarn::Token> resource_manager_token);
 
   // The master's job API now; `generation` changes whenever it moves.
   HostPort api() const;

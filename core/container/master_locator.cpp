@@ -1,14 +1,14 @@
 #include "container/master_locator.h"
 
-#include <cstdlib>
-
-#include "spindle/yarn/credentials.h"
 #include "spindle/yarn/hadoop_configuration.h"
 
 namespace spindle::container {
 
-MasterLocator::MasterLocator(std::string application_id, std::string user)
-    : application_id_(std::move(application_id)), user_(std::move(user)) {}
+MasterLocator::MasterLocator(std::string application_id, std::string user,
+                             std::optional<yarn::Token> resource_manager_token)
+    : application_id_(std::move(application_id)),
+      user_(std::move(user)),
+      resource_manager_token_(std::move(resource_manager_token)) {}
 
 MasterLocator::~MasterLocator() = default;
 
@@ -23,11 +23,7 @@ std::optional<HostPort> MasterLocator::locate() {
     options.retry = yarn::fixed_retries(0, std::chrono::milliseconds(0));
     options.connect_timeout = std::chrono::seconds(5);
     options.call_timeout = std::chrono::seconds(10);
-    if (const char* token_file = std::getenv("HADOOP_TOKEN_FILE_LOCATION"); token_file && *token_file) {
-      if (auto credentials = yarn::Credentials::read_file(token_file); credentials) {
-        if (const auto* token = credentials->find_kind("RM_DELEGATION_TOKEN")) options.token = *token;
-      }
-    }
+    options.token = resource_manager_token_;
     client_ = std::make_unique<yarn::ApplicationClient>(std::move(options));
   }
   auto report = client_->report(*id);

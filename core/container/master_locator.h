@@ -11,11 +11,11 @@ namespace spindle::container {
 
 // Where the job's application master answers now. When an attempt dies,
 // YARN starts another on some node and port; executors that outlived it ask
-// the ResourceManager for the attempt that replaced it. Uses the RM
-// delegation token of the container's credentials when there is one.
+// the ResourceManager for the attempt that replaced it, with the job's RM
+// delegation token when it has one (a Kerberos cluster).
 class MasterLocator {
  public:
-  MasterLocator(std::string application_id, std::string user);
+  MasterLocator(std::string application_id, std::string user, std::optional<yarn::Token> resource_manager_token);
   ~MasterLocator();
 
   // The address the ResourceManager has for the application's running
@@ -28,6 +28,7 @@ class MasterLocator {
  private:
   std::string application_id_;
   std::string user_;
+  std::optional<yarn::Token> resource_manager_token_;
   std::unique_ptr<yarn::ApplicationClient> client_;
   bool ended_ = false;
 };

@@ -19,6 +19,7 @@
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/shell_quote.h"
 #include "spindle/core/task_process.h"
+#include "spindle/yarn/token_service.h"
 
 extern char** environ;
 
@@ -105,7 +106,11 @@ int run_task_executor(const ExecutorOptions& options) {
     return 2;
   }
   const HostPort address{context->host, reservation->port()};
-  MasterLink link(*api, context->secret, context->application_id, context->user);
+  std::optional<yarn::Token> resource_manager_token;
+  for (const auto& [alias, token] : context->delegation_tokens) {
+    if (token.kind == yarn::rm_delegation_kind) resource_manager_token = token;
+  }
+  MasterLink link(*api, context->secret, context->application_id, context->user, std::move(resource_manager_token));
   // What a later application master attempt is told when this task reattaches.
   Reattachment standing;
   standing.present = true;

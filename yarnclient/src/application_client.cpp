@@ -1,5 +1,7 @@
 #include "spindle/yarn/application_client.h"
 
+#include "spindle/yarn/cluster_identity.h"
+
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -67,8 +69,7 @@ RpcOptions ApplicationClient::options_for(const HadoopConfiguration& configurati
     KerberosOptions kerberos;
     kerberos.server_principal = configuration.get_or("yarn.resourcemanager.principal", "");
     kerberos.server_principal_pattern = configuration.get_or("yarn.resourcemanager.principal.pattern", "");
-    kerberos.login.principal = configuration.get_or("spindle.kerberos.principal", "");
-    kerberos.login.keytab = configuration.get_or("spindle.kerberos.keytab", "");
+    if (auto login = configured_keytab_login(configuration)) kerberos.login = std::move(*login);
     options.kerberos = std::move(kerberos);
   }
   return options;

@@ -4,16 +4,35 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 #include "ipc/sasl_mechanism.h"
 #include "spindle/yarn/token_service.h"
 
 namespace spindle::yarn {
 
+namespace {
+
+constexpr std::string_view principal_key = "spindle.kerberos.principal";
+constexpr std::string_view keytab_key = "spindle.kerberos.keytab";
+
+}  // namespace
+
+std::optional<KerberosLogin> configured_keytab_login(const HadoopConfiguration& configuration) {
+  KerberosLogin login{configuration.get_or(principal_key, ""), configuration.get_or(keytab_key, "")};
+  if (login.keytab.empty()) return std::nullopt;
+  return login;
+}
+
+void set_keytab_login(HadoopConfiguration& configuration, const KerberosLogin& login) {
+  configuration.set(std::string(principal_key), login.principal);
+  configuration.set(std::string(keytab_key), login.keytab);
+}
+
 Result<std::string> cluster_user(const HadoopConfiguration& configuration) {
   if (!uses_kerberos(configuration)) return hadoop_user_name();
-  if (auto principal = configuration.get_or("spindle.kerberos.principal", ""); !principal.empty()) {
-    return kerberos_short_name(principal);
+  if (auto login = configured_keytab_login(configuration); login && !login->principal.empty()) {
+    return kerberos_short_name(login->principal);
   }
   const auto reader = ipc::ticket_principal_reader();
   if (!reader) return make_error("this program was built without Kerberos support, which this cluster requires");
@@ -24,9 +43,14 @@ Result<std::string> cluster_user(const HadoopConfiguration& configuration) {
 
 Result<void> use_configured_keytab(const HadoopConfiguration& configuration) {
   if (!uses_kerberos(configuration)) return {};
-  const auto principal = configuration.get_or("spindle.kerberos.principal", "");
-  const auto keytab = configuration.get_or("spindle.kerberos.keytab", "");
-  if (principal.empty() || keytab.empty()) return {};
+  const auto configured = configured_keytab_login(configuration);
+  if (!configured) return {};
+  if (configured->principal.empty()) {
+    return authentication_error(std::string(keytab_key) + " names a keytab but " + std::string(principal_key) +
+                                " names no principal; HTTP logins need it, so set it too");
+  }
+  const auto& principal = configured->principal;
+  const auto& keytab = configured->keytab;
   const auto login = ipc::keytab_login();
   if (!login) return make_error("this program was built without Kerberos support, which this cluster requires");
   // Tickets last hours; a new one each hour keeps a long-running app logged in.

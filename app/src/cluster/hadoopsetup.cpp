@@ -5,6 +5,7 @@
 
 #include "appsettings.h"
 #include "convert.h"
+#include "spindle/yarn/cluster_identity.h"
 
 namespace spindle::gui {
 namespace {
@@ -47,8 +48,7 @@ Result<yarn::HadoopConfiguration> HadoopSetup::load() const {
   // The person at this desktop chose the keytab, so it wins over one the
   // cluster's files may name; without one the files (or kinit) decide.
   if (loaded && usesKeytab()) {
-    loaded->set("spindle.kerberos.principal", ss(principal));
-    loaded->set("spindle.kerberos.keytab", ss(keytab));
+    yarn::set_keytab_login(*loaded, {ss(principal), ss(keytab)});
   }
   return loaded;
 }

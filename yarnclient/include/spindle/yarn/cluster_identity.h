@@ -1,11 +1,20 @@
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "spindle/core/result.h"
 #include "spindle/yarn/hadoop_configuration.h"
+#include "spindle/yarn/rpc_options.h"
 
 namespace spindle::yarn {
+
+// The keytab login a configuration names (spindle.kerberos.keytab, with
+// spindle.kerberos.principal or the keytab's first entry), or nothing when it
+// names no keytab. Read by every client: RPC, HTTP and who we are.
+std::optional<KerberosLogin> configured_keytab_login(const HadoopConfiguration& configuration);
+// Puts a keytab login into a configuration, as a spec or the app's settings give it.
+void set_keytab_login(HadoopConfiguration& configuration, const KerberosLogin& login);
 
 // The name the cluster knows this client by, as it appears as the user of
 // the applications it submits: on a Kerberos cluster the short name of the
