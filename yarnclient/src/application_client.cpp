@@ -8,6 +8,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 
 #include <thread>
@@ -75,6 +76,19 @@ RpcOptions ApplicationClient::options_for(const HadoopConfiguration& configurati
   return options;
 }
 
+namespace {
+
+// The application id a ResourceManager's not-found message names, or "of that id".
+std::string application_named_in(const std::string& message) {
+  const auto start = message.find("application_");
+  if (start == std::string::npos) return "of that id";
+  auto end = start;
+  while (end < message.size() && (std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '_')) ++end;
+  return message.substr(start, end - start);
+}
+
+}  // namespace
+
 template <typename Response, typename Request>
 Result<Response> ApplicationClient::ask(std::string_view method, const Request& request) {
   auto answer = rpc_->call_for<Response>(method, request);
@@ -88,6 +102,13 @@ Result<Response> ApplicationClient::ask(std::string_view method, const Request& 
     case ipc::RpcError::Kind::timed_out:
       return make_error("the ResourceManager at " + where + " did not answer in time (" + error.message + ")");
     case ipc::RpcError::Kind::remote:
+      if (error.exception_class.ends_with("ApplicationNotFoundException") ||
+          error.exception_class.ends_with("ApplicationAttemptNotFoundException")) {
+        return not_found_error("the ResourceManager at " + where + " knows no application " +
+                               application_named_in(error.message) + ": check the id (spindle list --all shows your jobs); a "
+                               "ResourceManager forgets finished applications after a restart without recovery or "
+                               "once yarn.resourcemanager.max-completed-applications newer ones have ended");
+      }
       return make_error("the ResourceManager at " + where + " refused " + std::string(method) + ": " + error.message);
     case ipc::RpcError::Kind::authentication: return authentication_error(error.message);
     case ipc::RpcError::Kind::lost:

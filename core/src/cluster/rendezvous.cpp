@@ -141,4 +141,9 @@ std::size_t Rendezvous::registered_count() const {
   return addresses_.size();
 }
 
+std::size_t Rendezvous::waiting_count() const {
+  std::lock_guard lock(mutex_);
+  return waiters_.size();
+}
+
 }  // namespace spindle

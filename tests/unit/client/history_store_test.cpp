@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -43,6 +44,18 @@ class HistoryStoreTest : public ::testing::Test {
         &answer, nullptr);
     sqlite3_close(db);
     return answer;
+  }
+
+  // Whether another connection holds the database's write lock, so that no write transaction can
+  // begin here. Meant for a stopped writer: the lock taken here to find out never gets in its way.
+  bool writing_elsewhere() {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 0);
+    const int begun = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+    if (begun == SQLITE_OK) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    return (begun & 0xff) == SQLITE_BUSY;
   }
 
   std::filesystem::path directory_;
@@ -267,8 +280,19 @@ TEST_F(HistoryStoreTest, AWriterKilledMidWriteLosesNothingCommitted) {
   int committed = 0;
   char byte = 0;
   while (committed < 25 && ::read(pipe_fds[0], &byte, 1) == 1) ++committed;
-  // Let it get into the next transaction, then kill it without warning.
-  ::usleep(3000);
+  // Stop the writer until it is caught holding SQLite's write lock, that is inside a
+  // transaction, and kill it there without warning.
+  bool inside = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!inside && std::chrono::steady_clock::now() < deadline) {
+    ASSERT_EQ(::kill(writer, SIGSTOP), 0);
+    int stopped = 0;
+    ASSERT_EQ(::waitpid(writer, &stopped, WUNTRACED), writer);
+    ASSERT_TRUE(WIFSTOPPED(stopped)) << "the writer ended by itself with " << stopped;
+    inside = writing_elsewhere();
+    if (!inside) ::kill(writer, SIGCONT);
+  }
+  ASSERT_TRUE(inside) << "the writer was never caught inside a transaction";
   ::kill(writer, SIGKILL);
   int status = 0;
   ::waitpid(writer, &status, 0);

@@ -75,19 +75,22 @@ TEST_F(JobApi, RegistrationsThenTheCluster) {
 }
 
 TEST_F(JobApi, ALongPollEndsWhenTheLastTaskRegisters) {
-  auto waiting = std::async(std::launch::async, [&] {
-    auto api = client();
-    const auto start = std::chrono::steady_clock::now();
-    auto cluster = api.cluster_after(0, 10s);
-    return std::pair{cluster.ok() && cluster->has_value(), std::chrono::steady_clock::now() - start};
-  });
-  std::this_thread::sleep_for(100ms);
   auto api = client();
   ASSERT_TRUE(api.register_task({"worker", 0}, {"h0", 1}, "c0").ok());
+  // A poll long enough that only the registration can end it with a cluster.
+  auto waiting = std::async(std::launch::async, [&] {
+    auto cluster = client().cluster_after(0, 60s);
+    return cluster.ok() && cluster->has_value();
+  });
+  // The last task registers only once the poll is known to wait, never before it arrived.
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (rendezvous_.waiting_count() == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_EQ(rendezvous_.waiting_count(), 1u) << "the long poll never reached the registry";
   ASSERT_TRUE(api.register_task({"worker", 1}, {"h1", 1}, "c1").ok());
-  auto [received, took] = waiting.get();
-  EXPECT_TRUE(received);
-  EXPECT_LT(took, 5s);
+  EXPECT_TRUE(waiting.get());
+  EXPECT_EQ(rendezvous_.waiting_count(), 0u);
 }
 
 TEST_F(JobApi, WithoutTheSecretNothingChanges) {

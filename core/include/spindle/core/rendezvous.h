@@ -65,6 +65,8 @@ class Rendezvous {
   // Tasks that have not registered (for status pages and timeouts).
   std::vector<TaskId> missing() const;
   std::size_t registered_count() const;
+  // Waiters not yet called: long polls that have reached the registry and wait.
+  std::size_t waiting_count() const;
 
  private:
   void publish_locked();
