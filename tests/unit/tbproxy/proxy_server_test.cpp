@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <thread>
+#include <vector>
 
 #include "proxy_fixture.h"
 
@@ -125,13 +128,43 @@ TEST_F(ProxyTest, RecoversWhenTheUpstreamClosesAPooledConnection) {
   }
 }
 
-TEST_F(ProxyTest, AsksTheResolverOnceWhileItsAnswerIsFresh) {
-  const int before = resolver_calls(running_job);
-  for (int i = 0; i < 5; ++i) {
-    Client client(proxy_port());
-    client.send(get(job_path("/echo")));
+TEST(ProxyLookups, AsksTheResolverOnceWhileItsAnswerIsFresh) {
+  UpstreamLog log;
+  ScriptedUpstream upstream([&log](tcp::socket& socket) { serve_scripted_routes(socket, log); });
+  std::atomic<int> calls = 0;
+  // A slow resolver, so that requests arriving together wait for its one answer.
+  auto started = ProxyServer::start(test_options(), [&](const std::string& application_id) {
+    ++calls;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return scripted_resolver(application_id, upstream.port());
+  });
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  const auto proxy = std::move(*started);
+  const auto path = std::string("/tb/") + running_job + "/echo?from=";
+  std::vector<std::thread> together;
+  std::atomic<int> answered = 0;
+  for (int i = 0; i < 4; ++i) {
+    together.emplace_back([&, i] {
+      Client client(proxy->port());
+      const auto response = client.send(get(path + std::to_string(i)));
+      // Only an answer that reached the resolver's upstream counts.
+      if (response.result() == http::status::ok &&
+          response.body().find("target: /echo?from=" + std::to_string(i) + "\n") != std::string::npos) {
+        ++answered;
+      }
+    });
   }
-  EXPECT_LE(resolver_calls(running_job) - before, 1);
+  for (auto& thread : together) thread.join();
+  for (int i = 4; i < 8; ++i) {
+    Client client(proxy->port());
+    const auto response = client.send(get(path + std::to_string(i)));
+    EXPECT_EQ(response.result(), http::status::ok) << response.body();
+    EXPECT_NE(response.body().find("target: /echo?from=" + std::to_string(i) + "\n"), std::string::npos)
+        << response.body();
+  }
+  EXPECT_EQ(answered.load(), 4);
+  EXPECT_EQ(calls.load(), 1);
+  proxy->stop();
 }
 
 TEST_F(ProxyTest, UnknownJobIsNotFound) {
