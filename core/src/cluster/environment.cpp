@@ -46,12 +46,14 @@ bool is_chief(const JobSpec& spec, const TaskId& task) {
   return task.type == task_types::worker && task.index == 0;
 }
 
-int training_cluster_size(const JobSpec& spec) {
-  int size = 0;
+// TonY's TASK_NUM: the tasks the job waits for, every type but the untracked
+// ones (ps by default), which are Spindle's services.
+int tracked_task_count(const JobSpec& spec) {
+  int count = 0;
   for (const auto& task : spec.tasks) {
-    if (in_training_cluster(task.type)) size += task.instances;
+    if (task.role == TaskRole::tracked) count += task.instances;
   }
-  return size;
+  return count;
 }
 
 // PyTorch's process group is the chief (rank 0, if any) and the workers.
@@ -118,7 +120,7 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   // TonY
   env["JOB_NAME"] = task.type;
   env["TASK_INDEX"] = std::to_string(task.index);
-  env["TASK_NUM"] = std::to_string(training_cluster_size(spec));
+  env["TASK_NUM"] = std::to_string(tracked_task_count(spec));
   env["IS_CHIEF"] = is_chief(spec, task) ? "true" : "false";
   env["CLUSTER_SPEC"] = cluster.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 

@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
 
 #include "spindle/core/environment.h"
 #include "spindle/core/spec_parser.h"
@@ -53,6 +57,114 @@ INSTANTIATE_TEST_SUITE_P(EveryTaskType, GoldenEnvironmentTest,
                            name.replace(name.find(':'), 1, "_");
                            return name;
                          });
+
+// The variables TensorFlow does not read, checked against the contracts of the programs that do,
+// as those document or implement them, rather than against our own earlier output.
+class PublishedContract : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    spec_ = load(
+        "output: /o\ncommand: x\ntasks: {chief: {}, worker: {instances: 3}, ps: {instances: 2}, evaluator: {},"
+        " tensorboard: {}, reader: {role: service}}\n");
+    for (const auto& [task, address] : hosts_) {
+      if (!hosts_list_.empty()) hosts_list_ += ",";
+      hosts_list_ += task + "=" + address;
+    }
+    const auto addresses = addresses_for(spec_, hosts_list_);
+    for (const auto& [task, address] : hosts_) {
+      const auto id = parse_task_id(task);
+      ASSERT_TRUE(id.ok());
+      envs_[task] = task_environment(spec_, addresses, TaskContext{"application_1_0001", *id, 0});
+    }
+  }
+
+  JobSpec spec_;
+  const std::map<std::string, std::string> hosts_{
+      {"chief:0", "c0:4000"},     {"worker:0", "w0:4001"},      {"worker:1", "w1:4002"},
+      {"worker:2", "w2:4003"},    {"ps:0", "p0:4004"},          {"ps:1", "p1:4005"},
+      {"evaluator:0", "e0:4006"}, {"tensorboard:0", "t0:4007"}, {"reader:0", "r0:4008"}};
+  std::string hosts_list_;
+  std::map<std::string, Environment> envs_;
+};
+
+// PyTorch's env:// initialisation: every process of the group reads WORLD_SIZE (the number of
+// processes), its own RANK (unique, 0 to WORLD_SIZE - 1), and MASTER_ADDR and MASTER_PORT, where
+// the process of rank 0 listens. torchrun's LOCAL_RANK is a process's rank among the processes of
+// its own node (here, of its container, which runs one).
+TEST_F(PublishedContract, PyTorchEnvInitialisation) {
+  std::set<int> ranks;
+  std::string rank_zero;
+  std::optional<std::string> world_size;
+  std::optional<std::string> master;
+  for (const auto& [task, env] : envs_) {
+    if (!env.contains("RANK")) {
+      // A task outside the group may know where the group meets, but claims no place in it.
+      EXPECT_FALSE(env.contains("LOCAL_RANK")) << task;
+      continue;
+    }
+    const int rank = std::stoi(env.at("RANK"));
+    EXPECT_TRUE(ranks.insert(rank).second) << task << " shares rank " << rank;
+    if (rank == 0) rank_zero = task;
+    if (!world_size) world_size = env.at("WORLD_SIZE");
+    EXPECT_EQ(env.at("WORLD_SIZE"), *world_size) << task;
+    const auto here = env.at("MASTER_ADDR") + ":" + env.at("MASTER_PORT");
+    if (!master) master = here;
+    EXPECT_EQ(here, *master) << task;
+    EXPECT_EQ(env.at("LOCAL_RANK"), "0") << task;
+  }
+  ASSERT_TRUE(world_size.has_value());
+  // The chief and the three workers train together.
+  EXPECT_EQ(*world_size, "4");
+  std::set<int> expected;
+  for (int rank = 0; rank < std::stoi(*world_size); ++rank) expected.insert(rank);
+  EXPECT_EQ(ranks, expected);
+  ASSERT_FALSE(rank_zero.empty());
+  EXPECT_EQ(*master, hosts_.at(rank_zero))
+      << "MASTER_ADDR:MASTER_PORT must be where rank 0 (" << rank_zero << ") listens";
+}
+
+// TonY's executors set JOB_NAME to the task's type, TASK_INDEX to its index, TASK_NUM to the
+// number of tasks the job waits for (every type but the untracked ones, ps by default: Spindle's
+// services), and CLUSTER_SPEC to the same map of type to addresses that TF_CONFIG's cluster holds.
+TEST_F(PublishedContract, TonyVariables) {
+  int tracked = 0;
+  for (const auto& type : spec_.tasks) {
+    if (type.role == TaskRole::tracked) tracked += type.instances;
+  }
+  ASSERT_EQ(tracked, 5);  // chief, three workers, the evaluator
+  for (const auto& [task, env] : envs_) {
+    const auto colon = task.find(':');
+    EXPECT_EQ(env.at("JOB_NAME"), task.substr(0, colon)) << task;
+    EXPECT_EQ(env.at("TASK_INDEX"), task.substr(colon + 1)) << task;
+    EXPECT_EQ(env.at("TASK_NUM"), std::to_string(tracked)) << task;
+    if (env.contains("TF_CONFIG")) {
+      EXPECT_EQ(nlohmann::json::parse(env.at("CLUSTER_SPEC")), nlohmann::json::parse(env.at("TF_CONFIG"))["cluster"])
+          << task;
+    }
+  }
+  // The cluster TonY's scripts build their servers from: every training task at its address.
+  const auto cluster = nlohmann::json::parse(envs_.at("worker:1").at("CLUSTER_SPEC"));
+  EXPECT_EQ(cluster, nlohmann::json::parse(R"({"chief":["c0:4000"],"worker":["w0:4001","w1:4002","w2:4003"],)"
+                                           R"("ps":["p0:4004","p1:4005"]})"));
+}
+
+// The YARN-DTF design: DTF_<TYPE>_HOSTS lists each type's addresses in index order, comma
+// separated; DTF_TASK_JOB_NAME and DTF_TASK_INDEX name the task.
+TEST_F(PublishedContract, YarnDtfVariables) {
+  std::map<std::string, std::string> lists;
+  for (const auto& [task, address] : hosts_) {
+    auto type = task.substr(0, task.find(':'));
+    for (auto& letter : type) letter = static_cast<char>(std::toupper(static_cast<unsigned char>(letter)));
+    auto& list = lists["DTF_" + type + "_HOSTS"];
+    list += (list.empty() ? "" : ",") + address;  // hosts_ is ordered by index within a type
+  }
+  for (const auto& [task, env] : envs_) {
+    const auto colon = task.find(':');
+    EXPECT_EQ(env.at("DTF_TASK_JOB_NAME"), task.substr(0, colon)) << task;
+    EXPECT_EQ(env.at("DTF_TASK_INDEX"), task.substr(colon + 1)) << task;
+    for (const auto& [name, list] : lists) EXPECT_EQ(env.at(name), list) << task << " " << name;
+  }
+}
 
 TEST(Environment, EvaluatorAndTensorboardStayOutOfTheTrainingCluster) {
   const JobSpec spec =
