@@ -118,6 +118,23 @@ def check(args, processes, results):
             summary = json.load(summary_file)
         if not summary["last_loss"] < summary["first_loss"]:
             problems.append(f"the loss did not fall: {summary}")
+        # Every worker took part: the coordinator saw it run steps, or it left its own mark.
+        output = args.output or args.workdir
+        for kind, index in processes:
+            if kind != "worker":
+                continue
+            if "steps_per_worker" in summary:
+                if summary["steps_per_worker"].get(str(index), 0) <= 0:
+                    problems.append(f"worker:{index} ran no step: {summary}")
+                continue
+            mark = os.path.join(output, "workers", f"worker-{index}.json")
+            if not os.path.exists(mark):
+                problems.append(f"worker:{index} left no {mark}")
+                continue
+            with open(mark, encoding="utf-8") as mark_file:
+                steps = json.load(mark_file)["steps"]
+            if steps != summary["steps"]:
+                problems.append(f"worker:{index} ran {steps} of {summary['steps']} steps")
         print(f"training: {summary}")
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -4,8 +4,8 @@ The wine data set ships inside scikit-learn, so the examples train on real
 data without downloading anything.
 """
 
-import json
 import os
+import sys
 import time
 
 import numpy as np
@@ -33,16 +33,27 @@ def output_dir(default="/tmp/spindle-example"):
 
 
 def task():
-    """(type, index) of this task from TF_CONFIG, or ("chief", 0) when run alone."""
-    config = json.loads(os.environ.get("TF_CONFIG", "{}"))
-    info = config.get("task", {})
-    return info.get("type", "chief"), int(info.get("index", 0))
+    """(type, index) of this task as TensorFlow reads it from TF_CONFIG, or
+    ("chief", 0) when run by hand outside any job. Inside a Spindle job
+    (SPINDLE_TASK set) a TF_CONFIG that does not name this very task is an
+    error: training as chief instead would hide it."""
+    import tensorflow as tf
+
+    resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    launched = os.environ.get("SPINDLE_TASK")
+    if resolver.task_type is None:
+        if launched:
+            sys.exit(f"{launched}: TF_CONFIG names no task")
+        return "chief", 0
+    kind, index = resolver.task_type, int(resolver.task_id)
+    if launched and launched != f"{kind}:{index}":
+        sys.exit(f"{launched}: TF_CONFIG names {kind}:{index}")
+    return kind, index
 
 
 def describe_environment():
     """One line naming this task, printed first so logs say who wrote them."""
-    kind, index = task()
-    print(f"task {kind}:{index} app={os.environ.get('SPINDLE_APP_ID', '-')} "
+    print(f"task {os.environ.get('SPINDLE_TASK', '-')} app={os.environ.get('SPINDLE_APP_ID', '-')} "
           f"attempt={os.environ.get('SPINDLE_ATTEMPT', '0')} output={output_dir()}", flush=True)
 
 

@@ -80,6 +80,10 @@ def main():
     if is_chief:
         with open(os.path.join(output, "training.json"), "w", encoding="utf-8") as out:
             json.dump(summary, out)
+    # Each worker's own word that it took part, beside the chief's summary.
+    tf.io.gfile.makedirs(os.path.join(output, "workers"))
+    with tf.io.gfile.GFile(os.path.join(output, "workers", f"{resolver.task_type}-{resolver.task_id}.json"), "w") as out:
+        out.write(json.dumps({"steps": int(step.numpy()), "last_loss": float(full_loss)}))
     print(f"trained {summary}", flush=True)
 
 

@@ -51,17 +51,22 @@ def coordinate(resolver, output, steps, learning_rate=0.1):
             return loss
 
         x, y = next(iterator)
-        return strategy.run(replica_step, args=(x, y))
+        # Which worker ran the step, so the summary can show that each took part.
+        return strategy.run(replica_step, args=(x, y)), tf.distribute.coordinator.experimental_get_current_worker_index()
 
     checkpoint_dir = os.path.join(output, "checkpoints")
     manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, step=step), checkpoint_dir, max_to_keep=20)
     writer = tf.summary.create_file_writer(os.path.join(output, "train"))
     first_loss = None
+    steps_per_worker = {}
     rounds = max(1, steps // 50)
     for _ in range(rounds):
-        losses = [coordinator.schedule(train_step, args=(per_worker_iterator,)) for _ in range(50)]
+        results = [coordinator.schedule(train_step, args=(per_worker_iterator,)) for _ in range(50)]
         coordinator.join()
-        loss = float(losses[-1].fetch())
+        for result in results:
+            worker = str(int(result.fetch()[1]))
+            steps_per_worker[worker] = steps_per_worker.get(worker, 0) + 1
+        loss = float(results[-1].fetch()[0])
         first_loss = loss if first_loss is None else first_loss
         current = int(step.numpy())
         with writer.as_default():
@@ -73,7 +78,8 @@ def coordinate(resolver, output, steps, learning_rate=0.1):
     full_loss, full_accuracy = loss_and_accuracy(model, x_train, y_train)
     export_saved_model(model, os.path.join(output, "saved_model"))
     summary = {"first_loss": first_loss, "last_loss": float(full_loss), "train_accuracy": float(full_accuracy),
-               "steps": int(step.numpy()), "workers": len(resolver.cluster_spec().as_dict().get("worker", []))}
+               "steps": int(step.numpy()), "workers": len(resolver.cluster_spec().as_dict().get("worker", [])),
+               "steps_per_worker": steps_per_worker}
     with open(os.path.join(output, "training.json"), "w", encoding="utf-8") as out:
         json.dump(summary, out)
     mark_training_done(checkpoint_dir)
