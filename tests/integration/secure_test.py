@@ -51,14 +51,21 @@ def run(*args, env, timeout=600):
 
 
 def webhdfs_list(path, cache):
-    """A WebHDFS listing through SPNEGO, as curl does it with the user's ticket."""
-    done = subprocess.run(["curl", "-s", "--negotiate", "-u", ":",
+    """A WebHDFS listing through SPNEGO, as curl does it with the user's ticket.
+    A path that does not exist has nothing in it; every other failure (a refused
+    login above all) raises, as it says nothing about what is there."""
+    done = subprocess.run(["curl", "-s", "--negotiate", "-u", ":", "-w", "\n%{http_code}",
                            f"http://{READY['webhdfs']}/webhdfs/v1{path}?op=LISTSTATUS"],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "KRB5_CONFIG": READY["krb5_conf"], "KRB5CCNAME": "FILE:" + cache})
-    answer = json.loads(done.stdout)
-    if "FileStatuses" not in answer:
+    body, _, status = done.stdout.rpartition("\n")
+    if done.returncode != 0 or not status.isdigit():
+        raise AssertionError(f"WebHDFS listing of {path} failed: curl exited {done.returncode}: {done.stderr}")
+    if status == "404" and "FileNotFoundException" in body:
         return []
+    answer = json.loads(body) if status == "200" else {}
+    if "FileStatuses" not in answer:
+        raise AssertionError(f"WebHDFS listing of {path} answered {status}: {body[:500]}")
     return sorted(item["pathSuffix"] for item in answer["FileStatuses"]["FileStatus"])
 
 
@@ -205,8 +212,11 @@ class SecureJobs(unittest.TestCase):
         self.assertEqual(submitted.returncode, 0, submitted.stderr)
         application = json.loads(submitted.stdout)["application_id"]
 
-        # While it runs: the containers' credentials, and the job API.
+        # While it runs: the staging directory (so its absence later means something), the
+        # containers' credentials, and the job API.
         running = self.wait_for_running(application, 3)
+        self.assertIn(application, webhdfs_list(f"/user/{user}/.spindle", self.cache),
+                      "the job's staging directory is not where this test looks for it")
 
         token_files = [f for f in glob.glob(os.path.join(CLUSTER, "data", "**", "container_tokens"), recursive=True)
                        if application[len("application_"):] in f]
@@ -244,7 +254,12 @@ class SecureJobs(unittest.TestCase):
         self.assertEqual(watched.returncode, 0, watched.stdout + watched.stderr)
         record = json.loads(run("history", application, "--json", env=self.env).stdout)
         self.assertEqual(record["state"], "succeeded", record["diagnostics"])
-        self.assertTrue(os.path.isdir(os.path.join(output, "model")) or os.listdir(output), output)
+        # The chief really trained: the loss fell, every step ran, and the model it exported loads.
+        with open(os.path.join(output, "training.json")) as report:
+            training = json.load(report)
+        self.assertEqual(training["steps"], 3000, training)
+        self.assertLess(training["last_loss"], training["first_loss"], training)
+        self.assertTrue(os.path.isfile(os.path.join(output, "saved_model", "saved_model.pb")), os.listdir(output))
         self.assertGreater(record["finished_ms"] - record["started_ms"], 95_000)
         deadline = time.time() + 30
         while application in webhdfs_list(f"/user/{user}/.spindle", self.cache) and time.time() < deadline:
