@@ -105,7 +105,8 @@ Result<Response> ApplicationClient::ask(std::string_view method, const Request& 
       if (error.exception_class.ends_with("ApplicationNotFoundException") ||
           error.exception_class.ends_with("ApplicationAttemptNotFoundException")) {
         return not_found_error("the ResourceManager at " + where + " knows no application " +
-                               application_named_in(error.message) + ": check the id (spindle list --all shows your jobs); a "
+                               application_named_in(error.message) +
+                               ": check the id (spindle list --all shows your jobs); a "
                                "ResourceManager forgets finished applications after a restart without recovery or "
                                "once yarn.resourcemanager.max-completed-applications newer ones have ended");
       }

@@ -133,8 +133,8 @@ TEST(AggregatedLogs, AFileCutShortNamesTheFileAndTheByte) {
     SCOPED_TRACE(sample.file);
     const auto whole = read_file(data_dir / sample.file);
     int refused = 0;
-    for (std::size_t keep : {std::size_t{0}, std::size_t{10}, whole.size() / 3, whole.size() / 2, whole.size() - 40,
-                             whole.size() - 1}) {
+    for (std::size_t keep :
+         {std::size_t{0}, std::size_t{10}, whole.size() / 3, whole.size() / 2, whole.size() - 40, whole.size() - 1}) {
       MemoryByteSource source(whole.substr(0, keep));
       auto logs = read_aggregated_logs(source, "/app-logs/x/" + sample.file, sample.application, {});
       ASSERT_FALSE(logs) << "cut to " << keep << " bytes";

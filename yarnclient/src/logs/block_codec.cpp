@@ -22,8 +22,8 @@ Result<std::string> inflate_zlib(std::string_view stored, std::uint64_t expected
   // block; each is inflated in turn until the expected bytes are there.
   while (produced < out.size()) {
     if (consumed >= stored.size()) {
-      return make_error(where + " ends after " + std::to_string(produced) + " of its " +
-                        std::to_string(expected_size) + " bytes when expanded; the file is cut short or damaged");
+      return make_error(where + " ends after " + std::to_string(produced) + " of its " + std::to_string(expected_size) +
+                        " bytes when expanded; the file is cut short or damaged");
     }
     z_stream stream{};
     // 15 window bits, plus 32: zlib or gzip framing, told from the header.
@@ -45,7 +45,8 @@ Result<std::string> inflate_zlib(std::string_view stored, std::uint64_t expected
       return make_error(where + " is cut short: its compressed data ends after " + std::to_string(produced) + " of " +
                         std::to_string(expected_size) + " bytes");
     }
-    return make_error(where + " is damaged: zlib cannot expand it at its byte " + std::to_string(consumed) + " (" + problem + ")");
+    return make_error(where + " is damaged: zlib cannot expand it at its byte " + std::to_string(consumed) + " (" +
+                      problem + ")");
   }
   return out;
 }
@@ -63,9 +64,10 @@ Result<std::string> decompress(std::string_view stored, const std::string& algor
   }
   if (algorithm == "gz") return inflate_zlib(stored, expected_size, where);
   if (algorithm == "lzo") {
-    return make_error(where + " is compressed with LZO, which Spindle does not read; set "
-                              "yarn.nodemanager.log-aggregation.compression-type to gz or none, or read it with "
-                              "yarn logs");
+    return make_error(where +
+                      " is compressed with LZO, which Spindle does not read; set "
+                      "yarn.nodemanager.log-aggregation.compression-type to gz or none, or read it with "
+                      "yarn logs");
   }
   return make_error(where + " names the compression \"" + algorithm +
                     "\", which no YARN release writes; the file is damaged or not an aggregated log");

@@ -10,7 +10,8 @@ std::optional<std::uint8_t> ByteCursor::u8() {
 std::optional<std::uint16_t> ByteCursor::u16() {
   if (remaining() < 2) return std::nullopt;
   std::uint16_t value = 0;
-  for (int i = 0; i < 2; ++i) value = static_cast<std::uint16_t>(value << 8 | static_cast<std::uint8_t>(bytes_[position_++]));
+  for (int i = 0; i < 2; ++i)
+    value = static_cast<std::uint16_t>(value << 8 | static_cast<std::uint8_t>(bytes_[position_++]));
   return value;
 }
 

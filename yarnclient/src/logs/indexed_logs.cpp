@@ -13,8 +13,9 @@ namespace spindle::yarn {
 namespace {
 
 constexpr std::size_t hash_size = 32;
-constexpr std::string_view controller = "org.apache.hadoop.yarn.logaggregation.filecontroller.ifile."
-                                        "LogAggregationIndexedFileController$";
+constexpr std::string_view controller =
+    "org.apache.hadoop.yarn.logaggregation.filecontroller.ifile."
+    "LogAggregationIndexedFileController$";
 constexpr std::size_t max_index_size = 256 * 1024 * 1024;
 
 std::string application_hash(const std::string& application_id) {
@@ -103,9 +104,8 @@ Result<std::vector<AggregatedLog>> read_indexed_logs(ByteSource& file, const std
         if (*start < static_cast<std::int64_t>(hash_size) || *stored < 0 || *length < 0 ||
             static_cast<std::uint64_t>(*start) > index_offset ||
             static_cast<std::uint64_t>(*stored) > index_offset - static_cast<std::uint64_t>(*start)) {
-          return make_error(name + " places " + *container + "'s " + *file_name + " at byte " +
-                            std::to_string(*start) + " (" + std::to_string(*stored) +
-                            " bytes), outside its data; the file is damaged");
+          return make_error(name + " places " + *container + "'s " + *file_name + " at byte " + std::to_string(*start) +
+                            " (" + std::to_string(*stored) + " bytes), outside its data; the file is damaged");
         }
         AggregatedLog log;
         log.container = *container;
@@ -115,9 +115,9 @@ Result<std::vector<AggregatedLog>> read_indexed_logs(ByteSource& file, const std
         if (filter.contents) {
           auto bytes = file.read(static_cast<std::uint64_t>(*start), static_cast<std::size_t>(*stored));
           if (!bytes) return bytes.error();
-          auto contents = logs::decompress(*bytes, algorithm, log.length,
-                                           name + " (" + log.container + "'s " + log.file + " at byte " +
-                                               std::to_string(*start) + ")");
+          auto contents = logs::decompress(
+              *bytes, algorithm, log.length,
+              name + " (" + log.container + "'s " + log.file + " at byte " + std::to_string(*start) + ")");
           if (!contents) return contents.error();
           log.contents = std::move(*contents);
         }

@@ -338,6 +338,18 @@ public final class LocalYarnCluster {
     // needs Hadoop's native library (libhadoop.so, not on Maven Central), so aggregation fails.
     s.put("yarn.log-aggregation-enable", String.valueOf(kerberos == null));
     s.put("yarn.nodemanager.remote-app-log-dir", "/app-logs");
+    // Both of YARN's aggregated log formats are in use on clusters: the plain cluster writes
+    // TFile, Hadoop's default, and the fault-mode one the indexed format, compressed, so tests
+    // read each. SPINDLE_LOG_FORMAT and SPINDLE_LOG_COMPRESSION (set by scripts/local-yarn's
+    // --log-format and --log-compression) choose otherwise.
+    String logFormat = System.getenv().getOrDefault("SPINDLE_LOG_FORMAT", faults ? "IFile" : "TFile");
+    String logCompression = System.getenv().getOrDefault("SPINDLE_LOG_COMPRESSION", faults ? "gz" : "none");
+    s.put("yarn.log-aggregation.file-formats", logFormat);
+    s.put("yarn.log-aggregation.file-controller.TFile.class",
+        "org.apache.hadoop.yarn.logaggregation.filecontroller.tfile.LogAggregationTFileController");
+    s.put("yarn.log-aggregation.file-controller.IFile.class",
+        "org.apache.hadoop.yarn.logaggregation.filecontroller.ifile.LogAggregationIndexedFileController");
+    s.put("yarn.nodemanager.log-aggregation.compression-type", logCompression);
     // Containers get this JVM's PATH (the launcher puts the Python venv first). The NM starts
     // containers with an empty environment, so a whitelisted PATH would be bash's default; an
     // admin-env value is set as is, after any PATH the application gives its containers.
