@@ -1,5 +1,7 @@
 #pragma once
 
+#include "spindle/core/result.h"
+
 namespace spindle::cli {
 
 // The exit codes DESIGN.md promises to scripts.
@@ -9,5 +11,10 @@ enum ExitCode : int {
   exit_bad_input = 2,
   exit_cluster_unreachable = 3,
 };
+
+// A cluster's refusal: an unknown name is the caller's mistake, the rest is the cluster's.
+inline int exit_code_for_cluster_error(const Error& error) {
+  return error.kind == Error::Kind::not_found ? exit_bad_input : exit_cluster_unreachable;
+}
 
 }  // namespace spindle::cli

@@ -59,7 +59,7 @@ int follow_job(client::JobConnection& job, std::ostream& progress) {
       // and neither is a missing or expired Kerberos ticket.
       if (report.error().kind == Error::Kind::authentication || ++unreachable > 60) {
         std::cerr << report.error().message << '\n';
-        return exit_cluster_unreachable;
+        return exit_code_for_cluster_error(report.error());
       }
       std::this_thread::sleep_for(std::chrono::seconds(1));
       continue;

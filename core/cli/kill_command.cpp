@@ -28,7 +28,7 @@ int run_kill(const std::string& application) {
     auto killed = job.client().kill(*id, "killed by its owner with spindle kill");
     if (!killed) {
       std::cerr << killed.error().message << '\n';
-      return exit_cluster_unreachable;
+      return exit_code_for_cluster_error(killed.error());
     }
     if (*killed) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));

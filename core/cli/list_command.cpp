@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli/exit_codes.h"
 #include "cli/job_commands.h"
@@ -27,40 +28,49 @@ struct ListOptions {
 
 // What the ResourceManager knows of Spindle jobs goes into the history first,
 // so that jobs submitted elsewhere and jobs that ended since show up right.
-Result<void> refresh_from_cluster(client::HistoryStore& history, bool all) {
+// Answers the jobs the history thinks unfinished that the ResourceManager no
+// longer knows (it was restarted without recovery, or forgot old ones): their
+// last state is not a live one.
+Result<std::set<std::string>> refresh_from_cluster(client::HistoryStore& history, bool all) {
   auto configuration = yarn::HadoopConfiguration::from_environment();
   if (!configuration) return configuration.error();
   yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
   const std::vector<std::string> active = {"NEW", "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING"};
   auto applications = client.applications("SPINDLE", all ? std::vector<std::string>{} : active);
   if (!applications) return applications.error();
+  std::set<std::string> listed;
   for (const auto& app : *applications) {
+    listed.insert(app.id.to_string());
     client::JobHistoryEntry seen;
     seen.application_id = app.id.to_string();
     seen.name = app.name;
     seen.user = app.user;
     seen.queue = app.queue;
-    if (auto recorded = history.record_job(seen); !recorded) return recorded;
+    if (auto recorded = history.record_job(seen); !recorded) return recorded.error();
     if (auto recorded = history.record_state(seen.application_id, client::history_state(app.state, app.final_status),
                                              app.diagnostics, app.start_time, app.finish_time, app.tracking_url);
         !recorded) {
-      return recorded;
+      return recorded.error();
     }
   }
-  if (all) return {};
-  // A job the history thinks runs but the cluster no longer lists has ended:
-  // ask for its final state.
+  // A job the history thinks runs but the cluster no longer lists has ended,
+  // or the cluster forgot it: ask for its final state.
+  std::set<std::string> forgotten;
   auto running = history.jobs(client::JobFilter{false, "", 1000});
   if (!running) return running.error();
   for (const auto& job : *running) {
+    if (listed.contains(job.application_id)) continue;
     auto id = yarn::ApplicationId::parse(job.application_id);
     if (!id) continue;
     auto report = client.report(*id);
-    if (!report) continue;
+    if (!report) {
+      if (report.error().kind == Error::Kind::not_found) forgotten.insert(job.application_id);
+      continue;
+    }
     (void)history.record_state(job.application_id, client::history_state(report->state, report->final_status),
                                report->diagnostics, report->start_time, report->finish_time, report->tracking_url);
   }
-  return {};
+  return forgotten;
 }
 
 int run_list(const ListOptions& options) {
@@ -70,20 +80,34 @@ int run_list(const ListOptions& options) {
     return exit_bad_input;
   }
   int code = exit_done;
+  std::set<std::string> forgotten;
   if (auto refreshed = refresh_from_cluster(*history, options.all); !refreshed) {
     std::cerr << "warning: showing the job history only, without the cluster's latest word: "
               << refreshed.error().message << '\n';
     code = exit_cluster_unreachable;
+  } else {
+    forgotten = std::move(*refreshed);
   }
   auto jobs = history->jobs(client::JobFilter{options.all, options.search, 1000});
   if (!jobs) {
     std::cerr << jobs.error().message << '\n';
     return exit_bad_input;
   }
+  if (!forgotten.empty()) {
+    std::cerr << forgotten.size()
+              << " job(s) shown as unknown: the ResourceManager no longer knows them (restarted "
+                 "without recovery, or it forgot old applications); their state is the last one the history saw\n";
+  }
   if (options.json) {
     auto list = nlohmann::json::array();
     for (const auto& job : *jobs) {
-      list.push_back(history_entry_json(job));
+      auto entry = history_entry_json(job);
+      if (forgotten.contains(job.application_id)) {
+        entry["last_state"] = job.state;
+        entry["state"] = "unknown";
+        entry["last_seen_ms"] = job.updated_ms;
+      }
+      list.push_back(std::move(entry));
     }
     std::cout << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return code;
@@ -92,9 +116,12 @@ int run_list(const ListOptions& options) {
             << std::setw(14) << "QUEUE" << std::setw(11) << "STATE"
             << "STARTED\n";
   for (const auto& job : *jobs) {
+    const bool unknown = forgotten.contains(job.application_id);
     std::cout << std::left << std::setw(32) << job.application_id << std::setw(24) << fitted(job.name, 24)
               << std::setw(10) << fitted(job.user, 10) << std::setw(14) << fitted(job.queue, 14) << std::setw(11)
-              << job.state << local_time(job.started_ms ? job.started_ms : job.submitted_ms) << '\n';
+              << (unknown ? "unknown" : job.state) << local_time(job.started_ms ? job.started_ms : job.submitted_ms);
+    if (unknown) std::cout << "  (the cluster no longer knows it; last seen " << local_time(job.updated_ms) << ")";
+    std::cout << '\n';
   }
   return code;
 }

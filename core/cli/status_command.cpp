@@ -5,6 +5,7 @@
 #include "cli/exit_codes.h"
 #include "cli/job_commands.h"
 #include "cli/job_follow.h"
+#include "cli/time_format.h"
 
 namespace spindle::cli {
 namespace {
@@ -14,6 +15,40 @@ struct StatusOptions {
   bool json = false;
 };
 
+// A job the ResourceManager no longer knows: what the history kept of it,
+// said to be the history's word, or the cluster's sentence when there is none.
+int forgotten_job_status(client::JobConnection& job, const StatusOptions& options, const Error& refusal) {
+  std::optional<client::JobHistoryEntry> entry;
+  if (auto* history = job.history()) {
+    if (auto found = history->job(job.application_id()); found) entry = *found;
+  }
+  if (!entry) {
+    std::cerr << refusal.message << '\n';
+    return exit_bad_input;
+  }
+  const auto status = job.last_status();
+  const std::string note = "the cluster no longer knows " + job.application_id() +
+                           "; this is what the history last saw, " + local_time(entry->updated_ms);
+  if (options.json) {
+    nlohmann::json out = {{"application_id", entry->application_id},
+                          {"name", entry->name},
+                          {"state", "unknown"},
+                          {"last_state", entry->state},
+                          {"last_seen_ms", entry->updated_ms},
+                          {"diagnostics", entry->diagnostics},
+                          {"tracking_url", entry->tracking_url},
+                          {"start_time_ms", entry->started_ms},
+                          {"finish_time_ms", entry->finished_ms}};
+    out["job"] = status ? nlohmann::json::parse(to_json(*status)) : nlohmann::json(nullptr);
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  } else {
+    if (status) print_status_table(*status, std::cout);
+    std::cout << entry->application_id << " " << entry->state << " (as last seen)\n";
+  }
+  std::cerr << note << '\n';
+  return exit_done;
+}
+
 int run_status(const StatusOptions& options) {
   int failed = exit_done;
   auto opened = open_job(options.application, failed);
@@ -21,8 +56,9 @@ int run_status(const StatusOptions& options) {
   auto& job = opened->job;
   auto report = job.report();
   if (!report) {
+    if (report.error().kind == Error::Kind::not_found) return forgotten_job_status(job, options, report.error());
     std::cerr << report.error().message << '\n';
-    return exit_cluster_unreachable;
+    return exit_code_for_cluster_error(report.error());
   }
   const auto status = job.last_status();
   if (options.json) {

@@ -6,11 +6,14 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/exit_codes.h"
+#include "spindle/client/history_store.h"
 #include "spindle/client/job_connection.h"
 #include "spindle/client/job_records.h"
 #include "spindle/client/tensorboard_lookup.h"
+#include "spindle/core/spec_parser.h"
 #include "spindle/tbproxy/proxy_server.h"
 
 namespace spindle::cli {
@@ -30,6 +33,24 @@ std::string url_host(const std::string& bind) {
   return bind.find(':') != std::string::npos ? "[" + bind + "]" : bind;
 }
 
+// Whether the job's spec, as the history kept it at submit, asks for a
+// TensorBoard; unknown (nullopt) when the history holds no spec of it.
+std::optional<bool> spec_has_tensorboard(const std::string& application_id) {
+  auto history = client::HistoryStore::open();
+  if (!history) return std::nullopt;
+  auto entry = history->job(application_id);
+  if (!entry || !*entry || (*entry)->spec_yaml.empty()) return std::nullopt;
+  SpecParseOptions parse;
+  parse.source_name = application_id + " (spec kept at submit)";
+  parse.check_files = false;
+  auto spec = parse_job_spec((*entry)->spec_yaml, parse);
+  if (!spec) return std::nullopt;
+  for (const auto& task : spec->tasks) {
+    if (task.type == "tensorboard") return true;
+  }
+  return false;
+}
+
 int run_tensorboard(const TensorBoardOptions& options) {
   auto id = yarn::ApplicationId::parse(options.application);
   if (!id) {
@@ -39,6 +60,12 @@ int run_tensorboard(const TensorBoardOptions& options) {
   const auto application = id->to_string();
   if (auto record = client::JobRecords().load(application); !record) {
     std::cerr << record.error().message << '\n';
+    return exit_bad_input;
+  }
+  if (spec_has_tensorboard(application) == false) {
+    std::cerr << "the job " << application
+              << " has no TensorBoard: its spec has no tensorboard task; add one under tasks (for example "
+                 "\"tensorboard: {memory: 1 GiB, vcores: 1}\") and submit the job again\n";
     return exit_bad_input;
   }
   auto configuration = yarn::HadoopConfiguration::from_environment();

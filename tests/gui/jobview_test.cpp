@@ -318,17 +318,19 @@ class JobViewTest : public QObject {
       std::mutex mutex;
       std::string text;
       int reads = 0;
+      bool failing = false;
+      bool complete = false;
     };
     auto file = std::make_shared<File>();
     LogViewer viewer;
-    viewer.setFetcher(
-        [file](const std::string& node, const std::string& container, const std::string& name) -> Result<std::string> {
-          std::lock_guard lock(file->mutex);
-          ++file->reads;
-          if (node != "node-a:8042" || container != "container_1_0001_01_000002")
-            return make_error("no such container");
-          return name == "stderr" ? file->text : std::string("out\n");
-        });
+    viewer.setFetcher([file](const LogViewer::Place& place, const std::string& name) -> Result<LogViewer::Fetched> {
+      std::lock_guard lock(file->mutex);
+      ++file->reads;
+      if (place.nodeHttpAddress != "node-a:8042" || place.container != "container_1_0001_01_000002")
+        return make_error("no such container");
+      if (file->failing) return make_error("chief:0 stdout: the NodeManager at node-a:8042 did not answer");
+      return LogViewer::Fetched{name == "stderr" ? file->text : std::string("out\n"), file->complete};
+    });
     viewer.setFollowInterval(50);
     JobStatus status;
     TaskStatus chief = task("chief:0", "running");
@@ -378,6 +380,27 @@ class JobViewTest : public QObject {
     // Another file starts over.
     viewer.selectFile(QStringLiteral("stdout"));
     QTRY_COMPARE(viewer.text(), QStringLiteral("out\n"));
+    QVERIFY(viewer.status().contains(QLatin1String("live")));
+    QVERIFY(!viewer.isComplete());
+
+    // A read that fails is said above the text, where it is seen.
+    {
+      std::lock_guard lock(file->mutex);
+      file->failing = true;
+    }
+    viewer.refresh();
+    QTRY_VERIFY(viewer.status().contains(QLatin1String("did not answer")));
+    QCOMPARE(viewer.text(), QStringLiteral("out\n"));
+
+    // The whole file of an ended job says so.
+    {
+      std::lock_guard lock(file->mutex);
+      file->failing = false;
+      file->complete = true;
+    }
+    viewer.refresh();
+    QTRY_VERIFY(viewer.isComplete());
+    QVERIFY(viewer.status().contains(QLatin1String("complete")));
   }
 
   void chartsShowTheEventFilesOfRealTensorFlow() {
@@ -668,15 +691,14 @@ class JobViewTest : public QObject {
     }
     save(&window, QStringLiteral("job-containers") + suffix);
 
-    view->logViewer()->setFetcher(
-        [](const std::string&, const std::string&, const std::string&) -> Result<std::string> {
-          std::string text = "TF_CONFIG={\"cluster\": {\"chief\": [\"node-a.example.com:34211\"], ...}\n";
-          for (int step = 0; step <= 300; step += 10) {
-            text += "step " + std::to_string(step) + ": loss=" + std::to_string(2.0 * std::exp(-step / 90.0)) +
-                    " accuracy=" + std::to_string(0.4 + 0.5 * (1 - std::exp(-step / 80.0))) + "\n";
-          }
-          return text;
-        });
+    view->logViewer()->setFetcher([](const LogViewer::Place&, const std::string&) -> Result<LogViewer::Fetched> {
+      std::string text = "TF_CONFIG={\"cluster\": {\"chief\": [\"node-a.example.com:34211\"], ...}\n";
+      for (int step = 0; step <= 300; step += 10) {
+        text += "step " + std::to_string(step) + ": loss=" + std::to_string(2.0 * std::exp(-step / 90.0)) +
+                " accuracy=" + std::to_string(0.4 + 0.5 * (1 - std::exp(-step / 80.0))) + "\n";
+      }
+      return LogViewer::Fetched{text, true};
+    });
     view->showLogsOf(QStringLiteral("chief:0"));
     QTRY_VERIFY(view->logViewer()->text().contains(QLatin1String("step 300")));
     save(&window, QStringLiteral("job-logs") + suffix);

@@ -138,6 +138,12 @@ class JobViewYarnTest : public QObject {
     QVERIFY(following);
     QVERIFY2(!view.logViewer()->text().isEmpty(), "nothing was read of the chief's stderr");
     QCOMPARE(view.logViewer()->currentTask(), QStringLiteral("chief:0"));
+    // Once the job ended and its logs were collected, the viewer holds the
+    // whole file, read from the aggregated logs, down to the executor's last line.
+    QVERIFY2(QTest::qWaitFor([&] { return view.logViewer()->isComplete(); }, 180000),
+             qPrintable(view.logViewer()->status()));
+    QVERIFY2(view.logViewer()->text().endsWith(QStringLiteral("spindle executor: chief:0 exited with 0\n")),
+             qPrintable(view.logViewer()->text().right(300)));
 
     // The charts: the job's loss, as its event files hold it.
     QVERIFY(

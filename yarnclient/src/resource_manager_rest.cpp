@@ -1,5 +1,7 @@
 #include "spindle/yarn/resource_manager_rest.h"
 
+#include <charconv>
+
 #include "spindle/yarn/cluster_identity.h"
 
 #include "http/http_client.h"
@@ -64,6 +66,7 @@ Result<nlohmann::json> ResourceManagerRest::exchange(const std::string& method, 
       }
       Error error = make_error("the ResourceManager at " + address + " answered " + path + " with " + message);
       if (response->status == 401) error.kind = Error::Kind::authentication;
+      if (response->status == 404) error.kind = Error::Kind::not_found;
       return error;
     }
     auto parsed = nlohmann::json::parse(response->body, nullptr, false);
@@ -143,17 +146,94 @@ Result<std::string> ResourceManagerRest::container_log(const std::string& node_h
                                 container_id + " (HTTP " + std::to_string(response->status) +
                                 "); only the job's owner and YARN administrators may read its logs");
   }
+  if (response->status == 404) {
+    // The application has left the node (its logs were aggregated or removed), or the file never existed.
+    return not_found_error("the NodeManager at " + node_http_address + " no longer has " + file + " of " +
+                           container_id);
+  }
   if (response->status != 200) {
     return make_error("the NodeManager at " + node_http_address + " has no " + file + " for " + container_id +
                       " (HTTP " + std::to_string(response->status) + ")");
   }
-  // Recent NodeManagers wrap the file in a header and a trailer; keep the file.
+  // Recent NodeManagers wrap the file in a header that gives its length, and
+  // a trailer; keep exactly the file, even when it holds a trailer's words.
   constexpr std::string_view contents_start = "LogContents:\n";
   const auto start = text.find(contents_start);
   if (start == std::string::npos) return text;
   const auto begin = start + contents_start.size();
-  const auto end = text.find("End of LogType:", begin);
+  constexpr std::string_view length_field = "LogLength:";
+  const auto length_at = text.rfind(length_field, start);
+  if (length_at != std::string::npos) {
+    std::size_t length = 0;
+    const char* first = text.data() + length_at + length_field.size();
+    const auto [stop, error] = std::from_chars(first, text.data() + start, length);
+    if (error == std::errc{} && begin + length <= text.size()) return text.substr(begin, length);
+  }
+  const auto end = text.find("\nEnd of LogType:", begin);
   return text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+Result<std::vector<std::string>> ResourceManagerRest::container_log_files(const std::string& node_http_address,
+                                                                          const std::string& container_id) {
+  http::Request request;
+  request.url =
+      with_user("http://" + node_http_address + "/ws/v1/node/containers/" + http::escape(container_id) + "/logs");
+  request.headers.emplace_back("Accept", "application/json");
+  request.negotiate = true;
+  request.cookies = cookies_.get();
+  request.connect_timeout = options_.connect_timeout;
+  request.timeout = options_.timeout;
+  std::string body;
+  request.write = [&](std::string_view chunk) {
+    if (body.size() + chunk.size() > 4 * 1024 * 1024) return false;
+    body.append(chunk);
+    return true;
+  };
+  auto response = http::perform(request);
+  if (!response) return response.error();
+  // Once the application has left the node, NodeManagers answer 404 or 500 here.
+  if (response->status == 404 || response->status == 500) {
+    return not_found_error("the NodeManager at " + node_http_address + " no longer lists the logs of " + container_id);
+  }
+  if (response->status != 200) {
+    return make_error("the NodeManager at " + node_http_address + " did not list the logs of " + container_id +
+                      " (HTTP " + std::to_string(response->status) + ")");
+  }
+  auto parsed = nlohmann::json::parse(body, nullptr, false);
+  std::vector<std::string> files;
+  // One entry per place the logs are (LOCAL, AGGREGATED); a single one may come unwrapped.
+  std::vector<const nlohmann::json*> places;
+  if (parsed.is_array()) {
+    for (const auto& place : parsed) places.push_back(&place);
+  } else if (parsed.is_object() && parsed.contains("containerLogsInfo")) {
+    const auto& inner = parsed["containerLogsInfo"];
+    if (inner.is_array()) {
+      for (const auto& place : inner) places.push_back(&place);
+    } else {
+      places.push_back(&inner);
+    }
+  } else if (parsed.is_object()) {
+    places.push_back(&parsed);
+  } else {
+    return make_error("the NodeManager at " + node_http_address + " listed the logs of " + container_id +
+                      " in something not JSON");
+  }
+  for (const auto* place : places) {
+    if (!place->is_object() || place->value("logAggregationType", "LOCAL") != "LOCAL") continue;
+    const auto info = place->find("containerLogInfo");
+    if (info == place->end()) continue;
+    auto add = [&](const nlohmann::json& entry) {
+      if (entry.is_object() && entry.contains("fileName") && entry["fileName"].is_string()) {
+        files.push_back(entry["fileName"].get<std::string>());
+      }
+    };
+    if (info->is_array()) {
+      for (const auto& entry : *info) add(entry);
+    } else {
+      add(*info);
+    }
+  }
+  return files;
 }
 
 }  // namespace spindle::yarn

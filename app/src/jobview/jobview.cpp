@@ -164,7 +164,7 @@ JobView::JobView(const QString& applicationId, JobViewOptions options, QWidget* 
   scalarTimer_.setInterval(options_.scalarIntervalMs);
   connect(&scalarTimer_, &QTimer::timeout, feed_, &ScalarFeed::poll);
 
-  logs_->setSetup(options_.setup);
+  logs_->setSetup(options_.setup, applicationId);
   if (options_.monitor) {
     monitor_ = new JobMonitor(applicationId, options_.setup, options_.historyPath, this);
     connect(monitor_, &JobMonitor::recordLoaded, this, &JobView::applyRecord);

@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "convert.h"
-#include "spindle/yarn/resource_manager_rest.h"
+#include "spindle/client/container_logs.h"
 
 namespace spindle::gui {
 
@@ -30,7 +30,7 @@ LogViewer::LogViewer(QWidget* parent) : QWidget(parent) {
   file_->addItem(QStringLiteral("stderr"), QStringLiteral("stderr"));
   file_->setProperty("spindleDynamicText", true);  // file names, the same in every language
   follow_ = new QCheckBox(tr("&Follow"));
-  follow_->setToolTip(tr("Ask the NodeManager for new output every two seconds"));
+  follow_->setToolTip(tr("Ask for new output every two seconds"));
   refresh_ = new QPushButton(tr("&Reload"));
   where_ = new QLabel;
   where_->setProperty("spindleDynamicText", true);
@@ -71,7 +71,7 @@ LogViewer::LogViewer(QWidget* parent) : QWidget(parent) {
   connect(refresh_, &QPushButton::clicked, this, &LogViewer::refresh);
   connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
     const Fetch result = watcher_.result();
-    taken(result.problem, result.text, result.key);
+    taken(result.problem, result.fetched, result.key);
     if (pending_) {
       pending_ = false;
       refresh();
@@ -84,23 +84,27 @@ LogViewer::~LogViewer() {
   watcher_.waitForFinished();
 }
 
-void LogViewer::setSetup(const HadoopSetup& setup) {
-  struct Rest {
+void LogViewer::setSetup(const HadoopSetup& setup, const QString& applicationId) {
+  struct Logs {
     std::mutex mutex;
-    std::optional<yarn::ResourceManagerRest> rest;
+    std::optional<client::ContainerLogs> logs;
   };
-  auto rest = std::make_shared<Rest>();
-  setFetcher([rest, setup](const std::string& node, const std::string& container,
-                           const std::string& file) -> Result<std::string> {
-    std::unique_lock lock(rest->mutex);
-    if (!rest->rest) {
+  auto logs = std::make_shared<Logs>();
+  setFetcher([logs, setup, id = ss(applicationId)](const Place& place, const std::string& file) -> Result<Fetched> {
+    std::lock_guard lock(logs->mutex);
+    if (!logs->logs) {
       auto configuration = setup.load();
       if (!configuration) return configuration.error();
-      rest->rest.emplace(yarn::ResourceManagerRest::from_configuration(*configuration));
+      auto opened = client::ContainerLogs::open(*configuration, id);
+      if (!opened) return opened.error();
+      logs->logs.emplace(std::move(*opened));
     }
-    auto copy = *rest->rest;
-    lock.unlock();
-    return copy.container_log(node, container, file);
+    auto read = logs->logs->read({place.task, place.container, place.node, place.nodeHttpAddress}, {file});
+    if (!read) return read.error();
+    for (auto& log : *read) {
+      if (log.file == file) return Fetched{std::move(log.contents), log.aggregated};
+    }
+    return make_error(place.task + " has no " + file + " log; it may never have started");
   });
 }
 
@@ -114,14 +118,15 @@ void LogViewer::setTasks(const JobStatus& status) {
   bool changed = false;
   for (const auto& task : status.tasks) {
     const QString name = qs(task.task);
-    Place place{task.container, task.node_http_address};
+    Place place{task.task, task.container, task.node, task.node_http_address};
     auto found = places_.find(name);
     if (found == places_.end()) {
       places_.insert(name, place);
       const QSignalBlocker blocker(task_);
       task_->addItem(name, name);
       changed = true;
-    } else if (found->container != place.container || found->nodeHttpAddress != place.nodeHttpAddress) {
+    } else if (found->container != place.container || found->nodeHttpAddress != place.nodeHttpAddress ||
+               found->node != place.node) {
       *found = place;
       if (name == currentTask()) changed = true;
     }
@@ -170,15 +175,27 @@ QString LogViewer::text() const {
   return text_->toPlainText();
 }
 
+QString LogViewer::status() const {
+  return where_->text();
+}
+
 void LogViewer::updateHeader() {
   const auto place = places_.value(currentTask());
-  where_->setText(place.container.empty() ? QString()
-                                          : qs(place.container) + QStringLiteral(" @ ") + qs(place.nodeHttpAddress));
+  where_->setStyleSheet({});
+  where_->setToolTip({});
+  if (place.container.empty()) {
+    where_->clear();
+  } else if (complete_) {
+    where_->setText(tr("%1: complete, from the logs kept after the job").arg(qs(place.container)));
+  } else {
+    where_->setText(tr("%1 @ %2: live, may grow").arg(qs(place.container), qs(place.nodeHttpAddress)));
+  }
 }
 
 void LogViewer::restart() {
   text_->clear();
   shown_ = 0;
+  complete_ = false;
   shownKey_.clear();
   decoder_.reset(QTextCodec::codecForName("UTF-8")->makeDecoder());
   updateHeader();
@@ -191,23 +208,24 @@ void LogViewer::refresh() {
     return;
   }
   const auto place = places_.value(currentTask());
-  if (place.container.empty() || place.nodeHttpAddress.empty() || !sharedFetcher_) return;
+  if (place.container.empty() || !sharedFetcher_) return;
   const std::string file = ss(currentFile());
   const std::string key = place.container + "/" + file;
   watcher_.setFuture(QtConcurrent::run([fetcher = sharedFetcher_, place, file, key] {
     Fetch fetch;
     fetch.key = key;
-    auto text = (*fetcher)(place.nodeHttpAddress, place.container, file);
-    if (!text) {
-      fetch.problem = qs(text.error().message);
+    auto fetched = (*fetcher)(place, file);
+    if (!fetched) {
+      fetch.problem = qs(fetched.error().message);
     } else {
-      fetch.text = std::move(*text);
+      fetch.fetched = std::move(*fetched);
     }
     return fetch;
   }));
 }
 
-void LogViewer::taken(const QString& problem, const std::string& text, const std::string& key) {
+void LogViewer::taken(const QString& problem, const Fetched& answer, const std::string& key) {
+  const std::string& text = answer.text;
   const auto place = places_.value(currentTask());
   // An answer for what the view no longer shows.
   if (key != place.container + "/" + ss(currentFile())) {
@@ -215,11 +233,15 @@ void LogViewer::taken(const QString& problem, const std::string& text, const std
     return;
   }
   if (!problem.isEmpty()) {
+    // Said where it is seen: the text below may be incomplete.
+    where_->setText(problem);
     where_->setToolTip(problem);
+    where_->setStyleSheet(QStringLiteral("color: white; background: #b3261e; padding: 1px 4px;"));
     emit fetched();
     return;
   }
-  where_->setToolTip({});
+  complete_ = answer.complete;
+  updateHeader();
   const QString shownKey = qs(key);
   if (shownKey != shownKey_ || static_cast<qint64>(text.size()) < shown_) {
     // Another file, or the same one started over.

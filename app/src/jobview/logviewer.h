@@ -21,23 +21,33 @@ class QTextDecoder;
 
 namespace spindle::gui {
 
-// A task's stdout or stderr from its NodeManager (what `spindle logs`
-// reads). In follow mode it asks again every two seconds and appends only
-// the bytes that are new; the view keeps the last lines up to a bound.
+// A task's stdout or stderr, read as `spindle logs` reads it: from its
+// NodeManager while the job runs, from the aggregated logs once it ended. In
+// follow mode it asks again every two seconds and appends only the bytes that
+// are new; the view keeps the last lines up to a bound. The line above the
+// text says whether the file may still grow, and what went wrong, if anything.
 class LogViewer : public QWidget {
   Q_OBJECT
 
  public:
-  // Reads a whole log file of a container: (NodeManager web address,
-  // container id, "stdout" or "stderr") -> its text. Called off the UI thread.
-  using Fetcher = std::function<Result<std::string>(const std::string& nodeHttpAddress, const std::string& container,
-                                                    const std::string& file)>;
+  struct Place {
+    std::string task;
+    std::string container;
+    std::string node;  // NodeManager id, host:port
+    std::string nodeHttpAddress;
+  };
+  struct Fetched {
+    std::string text;
+    bool complete = false;  // the job ended and this is the whole file
+  };
+  // Reads a whole log file of a container ("stdout" or "stderr"). Called off the UI thread.
+  using Fetcher = std::function<Result<Fetched>(const Place& place, const std::string& file)>;
 
   explicit LogViewer(QWidget* parent = nullptr);
   ~LogViewer() override;
 
-  // Reads through the NodeManagers of this Hadoop set-up.
-  void setSetup(const HadoopSetup& setup);
+  // Reads the logs of this application through this Hadoop set-up.
+  void setSetup(const HadoopSetup& setup, const QString& applicationId);
   // Reads with this function instead (tests, the bench).
   void setFetcher(Fetcher fetcher);
   // The tasks to choose from, and where each one's container runs.
@@ -57,6 +67,10 @@ class LogViewer : public QWidget {
   QString text() const;
   // Bytes of the current file taken in so far.
   qint64 bytesShown() const { return shown_; }
+  // The line above the text: where it came from, or what went wrong.
+  QString status() const;
+  // Whether the text is the whole file of a job that ended.
+  bool isComplete() const { return complete_; }
   // Lines the view keeps at most; older ones leave from the top.
   static constexpr int maximumLines = 20000;
 
@@ -67,12 +81,8 @@ class LogViewer : public QWidget {
   void fetched();
 
  private:
-  struct Place {
-    std::string container;
-    std::string nodeHttpAddress;
-  };
   void restart();
-  void taken(const QString& problem, const std::string& text, const std::string& key);
+  void taken(const QString& problem, const Fetched& answer, const std::string& key);
   void updateHeader();
 
   QComboBox* task_;
@@ -88,9 +98,10 @@ class LogViewer : public QWidget {
   qint64 shown_ = 0;
   std::unique_ptr<QTextDecoder> decoder_;
   QTimer timer_;
+  bool complete_ = false;
   struct Fetch {
     QString problem;
-    std::string text;
+    Fetched fetched;
     std::string key;
   };
   QFutureWatcher<Fetch> watcher_;

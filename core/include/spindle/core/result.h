@@ -14,7 +14,9 @@ struct Error {
   // `authentication` means the cluster did not accept who we are (no valid
   // Kerberos ticket, a refused token); the CLI reports it like an
   // unreachable cluster (exit 3), since no input change fixes it.
-  enum class Kind { other, authentication } kind = Kind::other;
+  // `not_found` means the cluster answered that what was named does not
+  // exist there (an application id it does not know): bad input (exit 2).
+  enum class Kind { other, authentication, not_found } kind = Kind::other;
 };
 
 // Either a value or the reason there is none. Errors cross library boundaries
@@ -66,6 +68,10 @@ inline Error make_error(std::string message) {
 
 inline Error authentication_error(std::string message) {
   return Error{std::move(message), Error::Kind::authentication};
+}
+
+inline Error not_found_error(std::string message) {
+  return Error{std::move(message), Error::Kind::not_found};
 }
 
 }  // namespace spindle

@@ -52,6 +52,10 @@ class ResourceManagerRest {
   // A running container's log file (stdout, stderr, ...) from its NodeManager's web server.
   Result<std::string> container_log(const std::string& node_http_address, const std::string& container_id,
                                     const std::string& file, std::size_t limit = 16 * 1024 * 1024);
+  // The names of a running container's log files on its node (stdout, stderr, prelaunch.err, ...).
+  // Both answer a not_found error once the application has left the node.
+  Result<std::vector<std::string>> container_log_files(const std::string& node_http_address,
+                                                       const std::string& container_id);
 
  private:
   Result<nlohmann::json> get(const std::string& path);
