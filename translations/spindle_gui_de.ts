@@ -9,7 +9,7 @@
         <translation>„%1“ ist keine Warteschlange dieses Clusters; verwenden Sie eine von %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>is %1, more than the largest container this cluster grants (%2); ask for at most that</source>
         <translation>beträgt %1, mehr als der größte Container, den dieser Cluster vergibt (%2); fordern Sie höchstens so viel an</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>beträgt %1, mehr als der größte Container, den dieser Cluster vergibt (%2 vcores); fordern Sie höchstens so viel an</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>asks for %1 GPUs, but no node of this cluster has any</source>
         <translation>fordert %1 GPUs an, aber kein Knoten dieses Clusters hat welche</translation>
     </message>
@@ -29,7 +29,7 @@
         <translation>fordert %1 GPUs an, aber kein Knoten dieses Clusters hat mehr als %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
         <source>&quot;%1&quot; is a label no node of this cluster has (it has no labelled nodes); fix the label or leave it out</source>
         <translation>„%1“ ist ein Label, das kein Knoten dieses Clusters trägt (er hat keine Knoten mit Label); korrigieren Sie das Label oder lassen Sie es weg</translation>
     </message>
@@ -71,7 +71,7 @@
         <translation>%1 GiB</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <location filename="../app/src/submit/submitdialog.cpp" line="+24"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
@@ -87,12 +87,12 @@
         <translation>%1 min %2 s</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>%1 h %2 min</source>
         <translation>%1 h %2 min</translation>
     </message>
     <message>
-        <location filename="../app/src/submit/submitdialog.cpp" line="+2"/>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+3"/>
         <source>%1 KiB</source>
         <translation>%1 KiB</translation>
     </message>
@@ -320,7 +320,7 @@
         <translation>Skript</translation>
     </message>
     <message numerus="yes">
-        <location line="+115"/>
+        <location line="+117"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n Warteschlange auf diesem Cluster</numerusform>
@@ -336,47 +336,12 @@
 <context>
     <name>spindle::gui::ContainerTableModel</name>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="59"/>
-        <source>requested</source>
-        <translation>angefordert</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="60"/>
-        <source>launching</source>
-        <translation>startet</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="61"/>
-        <source>registered</source>
-        <translation>registriert</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="62"/>
-        <source>running</source>
-        <translation>läuft</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="63"/>
-        <source>succeeded</source>
-        <translation>erfolgreich</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="64"/>
-        <source>failed</source>
-        <translation>fehlgeschlagen</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="65"/>
-        <source>stopped</source>
-        <translation>gestoppt</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="90"/>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="+90"/>
         <source>stdout · stderr</source>
         <translation>stdout · stderr</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="146"/>
+        <location line="+56"/>
         <source>%n restart(s) spent, %1 container(s) lost</source>
         <translation>
             <numerusform>%n Neustart verbraucht, %1 Container verloren</numerusform>
@@ -384,37 +349,37 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="164"/>
+        <location line="+18"/>
         <source>Task</source>
         <translation>Task</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="165"/>
+        <location line="+1"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="166"/>
+        <location line="+1"/>
         <source>Host</source>
         <translation>Rechner</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="167"/>
+        <location line="+1"/>
         <source>Port</source>
         <translation>Port</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="168"/>
+        <location line="+1"/>
         <source>Exit code</source>
         <translation>Exit-Code</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="169"/>
+        <location line="+1"/>
         <source>Restarts</source>
         <translation>Neustarts</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="170"/>
+        <location line="+1"/>
         <source>Log</source>
         <translation>Protokoll</translation>
     </message>
@@ -427,7 +392,7 @@
         <translation>Der Task, dessen Umgebung gezeigt wird</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Every task&apos;s address as task=host:port, separated by commas; made-up ones until you enter real ones</source>
         <translation>Die Adresse jedes Tasks als task=host:port, durch Kommas getrennt; erfundene, bis Sie echte eingeben</translation>
     </message>
@@ -442,7 +407,7 @@
         <translation>Wert</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>&amp;Copy as shell exports</source>
         <translation>Als Shell-Exporte &amp;kopieren</translation>
     </message>
@@ -467,7 +432,7 @@
         <translation>Anwendungs-&amp;ID:</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+84"/>
         <source>The environment is shown once the spec has no problems.</source>
         <translation>Die Umgebung wird gezeigt, sobald die Spezifikation keine Probleme mehr hat.</translation>
     </message>
@@ -567,7 +532,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Probleme</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;YAML</source>
         <translation>&amp;YAML</translation>
     </message>
@@ -603,7 +568,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Ungespeicherte Änderungen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>The job spec has changes that are not saved. Save them first?</source>
         <translation>Die Jobspezifikation hat ungespeicherte Änderungen. Zuerst speichern?</translation>
     </message>
@@ -646,7 +611,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Die Jobspezifikation kann nicht gespeichert werden</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Save job spec</source>
         <translation>Jobspezifikation speichern</translation>
     </message>
@@ -661,7 +626,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Gültig. So liest spindle die Spezifikation.</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Core accepts the spec, but the cluster would refuse it: %n problem(s).</source>
         <translation>
             <numerusform>Der Kern akzeptiert die Spezifikation, aber der Cluster würde sie ablehnen: %n Problem.</numerusform>
@@ -677,7 +642,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Pro&amp;blems (%1)</source>
         <translation>Pro&amp;bleme (%1)</translation>
     </message>
@@ -690,7 +655,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         </translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+107"/>
         <source>Remove task type</source>
         <translation>Task-Typ entfernen</translation>
     </message>
@@ -723,7 +688,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::JobMonitor</name>
     <message>
-        <location filename="../app/src/jobview/jobmonitor.cpp" line="172"/>
+        <location filename="../app/src/jobview/jobmonitor.cpp" line="+172"/>
         <source>The ResourceManager did not confirm the kill within 60 s.</source>
         <translation>Der ResourceManager hat das Beenden nicht innerhalb von 60 s bestätigt.</translation>
     </message>
@@ -731,7 +696,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::JobSummaryWidget</name>
     <message>
-        <location filename="../app/src/jobs/jobsummarywidget.cpp" line="+69"/>
+        <location filename="../app/src/jobs/jobsummarywidget.cpp" line="+71"/>
         <source>Job</source>
         <translation>Job</translation>
     </message>
@@ -871,179 +836,179 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::JobView</name>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="119"/>
+        <location filename="../app/src/jobview/jobview.cpp" line="+119"/>
         <source>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</source>
         <translation>TensorBoard erscheint hier über Spindles lokalen Proxy, solange der tensorboard-Task des Jobs läuft.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="125"/>
+        <location line="+6"/>
         <source>Containers</source>
         <translation>Container</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="126"/>
+        <location line="+1"/>
         <source>Logs</source>
         <translation>Protokolle</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="127"/>
+        <location line="+1"/>
         <source>Metrics</source>
         <translation>Metriken</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="128"/>
+        <location line="+1"/>
         <source>Resources</source>
         <translation>Ressourcen</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="129"/>
+        <location line="+1"/>
         <source>TensorBoard</source>
         <translation>TensorBoard</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="130"/>
+        <location line="+1"/>
         <source>Every task&apos;s container, live</source>
         <translation>Der Container jedes Tasks, live</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="131"/>
+        <location line="+1"/>
         <source>A task&apos;s stdout and stderr</source>
         <translation>stdout und stderr eines Tasks</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="132"/>
+        <location line="+1"/>
         <source>Training scalars from the job&apos;s TensorFlow event files</source>
         <translation>Trainingswerte aus den TensorFlow-Ereignisdateien des Jobs</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="133"/>
+        <location line="+1"/>
         <source>Memory and CPU of the containers over time</source>
         <translation>Speicher und CPU der Container im Zeitverlauf</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="134"/>
+        <location line="+1"/>
         <source>The job&apos;s TensorBoard</source>
         <translation>Das TensorBoard des Jobs</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="175"/>
+        <location line="+41"/>
         <source>%1 was killed.</source>
         <translation>%1 wurde beendet.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="177"/>
+        <location line="+2"/>
         <source>The job could not be killed: %1</source>
         <translation>Der Job konnte nicht beendet werden: %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="189"/>
+        <location line="+12"/>
         <source>&amp;Kill…</source>
         <translation>&amp;Beenden…</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="190"/>
+        <location line="+1"/>
         <source>Kill the job: every container of it stops</source>
         <translation>Den Job beenden: jeder seiner Container hält an</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="192"/>
+        <location line="+2"/>
         <source>&amp;Resubmit…</source>
         <translation>&amp;Erneut einreichen…</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="193"/>
+        <location line="+1"/>
         <source>Submit the same spec again as a new job</source>
         <translation>Dieselbe Spezifikation als neuen Job erneut einreichen</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="194"/>
+        <location line="+1"/>
         <source>Open &amp;spec</source>
         <translation>&amp;Spezifikation öffnen</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="196"/>
+        <location line="+2"/>
         <source>Show the job&apos;s spec as it was submitted</source>
         <translation>Die Spezifikation des Jobs zeigen, wie sie eingereicht wurde</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="197"/>
+        <location line="+1"/>
         <source>&amp;Copy application ID</source>
         <translation>Anwendungs-ID &amp;kopieren</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="199"/>
+        <location line="+2"/>
         <source>Copy %1 to the clipboard</source>
         <translation>%1 in die Zwischenablage kopieren</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="200"/>
+        <location line="+1"/>
         <source>Open &amp;YARN UI</source>
         <translation>&amp;YARN-Oberfläche öffnen</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="202"/>
+        <location line="+2"/>
         <source>Open the job&apos;s page in the web browser (its tracking URL)</source>
         <translation>Die Seite des Jobs im Webbrowser öffnen (seine Tracking-URL)</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="206"/>
+        <location line="+4"/>
         <source>Unknown</source>
         <translation>Unbekannt</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="307"/>
+        <location line="+101"/>
         <source>Kill job</source>
         <translation>Job beenden</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="308"/>
+        <location line="+1"/>
         <source>Kill %1 (%2)? Every container of it stops, and the job ends as killed.</source>
         <translation>%1 (%2) beenden? Jeder seiner Container hält an, und der Job endet als beendet.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="316"/>
+        <location line="+8"/>
         <source>Killing %1…</source>
         <translation>%1 wird beendet…</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="322"/>
+        <location line="+6"/>
         <source>The history keeps no spec of this job.</source>
         <translation>Der Verlauf enthält keine Spezifikation dieses Jobs.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="343"/>
+        <location line="+21"/>
         <source>Resubmit</source>
         <translation>Erneut einreichen</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="343"/>
+        <location line="+0"/>
         <source>The job cannot be submitted again as it was:
 %1</source>
         <translation>Der Job kann nicht so erneut eingereicht werden, wie er war:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="366"/>
+        <location line="+23"/>
         <source>Spec of %1</source>
         <translation>Spezifikation von %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="373"/>
+        <location line="+7"/>
         <source>Open in &amp;designer</source>
         <translation>Im &amp;Designer öffnen</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="389"/>
+        <location line="+16"/>
         <source>Copied %1</source>
         <translation>%1 kopiert</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="404"/>
+        <location line="+15"/>
         <source>The local TensorBoard proxy could not start: %1</source>
         <translation>Der lokale TensorBoard-Proxy konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="417"/>
+        <location line="+13"/>
         <source>TensorBoard of this job is served at &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt;.</source>
         <translation>Das TensorBoard dieses Jobs ist unter &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; erreichbar.</translation>
     </message>
@@ -1150,7 +1115,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Zeigen:</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1165,7 +1130,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Anwendungs-ID &amp;kopieren</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</source>
         <translation>Noch keine Jobs. Entwerfen Sie einen und reichen Sie ihn ein, oder reichen Sie einen mit spindle submit ein: er erscheint hier.</translation>
     </message>
@@ -1305,29 +1270,39 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::LogViewer</name>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="32"/>
+        <location filename="../app/src/jobview/logviewer.cpp" line="+32"/>
         <source>&amp;Follow</source>
         <translation>&amp;Verfolgen</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="33"/>
-        <source>Ask the NodeManager for new output every two seconds</source>
-        <translation>Den NodeManager alle zwei Sekunden nach neuer Ausgabe fragen</translation>
+        <location line="+1"/>
+        <source>Ask for new output every two seconds</source>
+        <translation>Alle zwei Sekunden nach neuer Ausgabe fragen</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="34"/>
+        <location line="+1"/>
         <source>&amp;Reload</source>
         <translation>&amp;Neu laden</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="43"/>
+        <location line="+9"/>
         <source>Choose a task whose container has started.</source>
         <translation>Wählen Sie einen Task, dessen Container gestartet ist.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="46"/>
+        <location line="+3"/>
         <source>&amp;Task:</source>
         <translation>&amp;Task:</translation>
+    </message>
+    <message>
+        <location line="+143"/>
+        <source>%1: complete, from the logs kept after the job</source>
+        <translation>%1: vollständig, aus den nach dem Job aufbewahrten Logs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 @ %2: live, may grow</source>
+        <translation>%1 @ %2: laufend, kann noch wachsen</translation>
     </message>
 </context>
 <context>
@@ -1343,7 +1318,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Designer</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>Spec valid</source>
         <translation>Spezifikation gültig</translation>
     </message>
@@ -1356,7 +1331,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Cluster %1: %n queue(s)</source>
         <translation>
             <numerusform>Cluster %1: %n Warteschlange</numerusform>
@@ -1364,7 +1339,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+1"/>
         <source>%n node label(s)</source>
         <translation>
             <numerusform>%n Knoten-Label</numerusform>
@@ -1535,12 +1510,13 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::ScalarChartView</name>
     <message>
-        <location filename="../app/src/jobview/scalarchartview.cpp" line="11"/>
+        <location filename="../app/src/jobview/scalarchartview.cpp" line="+11"/>
+        <location line="+36"/>
         <source>No training scalars yet: they appear as the job writes TensorFlow event files to its output.</source>
         <translation>Noch keine Trainingswerte: sie erscheinen, sobald der Job TensorFlow-Ereignisdateien in seine Ausgabe schreibt.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/scalarchartview.cpp" line="27"/>
+        <location line="-20"/>
         <source>Step</source>
         <translation>Schritt</translation>
     </message>
@@ -1548,7 +1524,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::SeriesChartView</name>
     <message>
-        <location filename="../app/src/jobview/serieschartview.cpp" line="51"/>
+        <location filename="../app/src/jobview/serieschartview.cpp" line="+51"/>
         <source>Show:</source>
         <translation>Anzeigen:</translation>
     </message>
@@ -1734,12 +1710,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::SubmitDialog</name>
     <message>
-        <location filename="../app/src/submit/submitdialog.cpp" line="+7"/>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+8"/>
         <source>Submit %1</source>
         <translation>%1 einreichen</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Ready to submit to %1.</source>
         <translation>Bereit zum Einreichen bei %1.</translation>
     </message>
@@ -1858,7 +1834,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Berechnet die Trainingsschritte. Ohne chief leitet worker 0, und der Job ist erfolgreich, sobald es jeder Worker ist.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Holds the model&apos;s variables for ParameterServerStrategy. A service: stopped when the job ends.</source>
         <translation>Hält die Variablen des Modells für ParameterServerStrategy. Ein Dienst: wird beendet, wenn der Job endet.</translation>
     </message>
@@ -1878,7 +1854,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Ein eigener Task-Typ. Er sieht die Adressen des Clusters, gehört aber nicht zum Trainingscluster von TensorFlow.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>e.g. 2 GiB, 512 MiB or 2048</source>
         <translation>z. B. 2 GiB, 512 MiB oder 2048</translation>
     </message>
@@ -1898,7 +1874,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>jeder Knoten ohne exklusives Label</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>empty: run TensorBoard on the output directory</source>
         <translation>leer: TensorBoard über dem Ausgabeverzeichnis starten</translation>
     </message>
@@ -1998,12 +1974,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::TensorBoardTab</name>
     <message>
-        <location filename="../app/src/jobview/tensorboardtab.cpp" line="26"/>
+        <location filename="../app/src/jobview/tensorboardtab.cpp" line="+26"/>
         <source>Reload TensorBoard</source>
         <translation>TensorBoard neu laden</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/tensorboardtab.cpp" line="29"/>
+        <location line="+3"/>
         <source>Open TensorBoard in the web browser</source>
         <translation>TensorBoard im Webbrowser öffnen</translation>
     </message>
@@ -2011,32 +1987,33 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::UsageChartView</name>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="11"/>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="+11"/>
+        <location line="+72"/>
         <source>No container use yet: executors report it while their tasks run.</source>
         <translation>Noch keine Container-Auslastung: die Executors melden sie, während ihre Tasks laufen.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="65"/>
+        <location line="-18"/>
         <source>Memory</source>
         <translation>Speicher</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="66"/>
+        <location line="+1"/>
         <source>CPU use</source>
         <translation>CPU-Auslastung</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="71"/>
+        <location line="+5"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="75"/>
+        <location line="+4"/>
         <source>Resident memory (MiB)</source>
         <translation>Residenter Speicher (MiB)</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="76"/>
+        <location line="+1"/>
         <source>CPU (cores)</source>
         <translation>CPU (Kerne)</translation>
     </message>

@@ -9,7 +9,7 @@
         <translation>&quot;%1&quot; is not a queue of this cluster; use one of %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>is %1, more than the largest container this cluster grants (%2); ask for at most that</source>
         <translation>is %1, more than the largest container this cluster grants (%2); ask for at most that</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>is %1, more than the largest container this cluster grants (%2 vcores); ask for at most that</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>asks for %1 GPUs, but no node of this cluster has any</source>
         <translation>asks for %1 GPUs, but no node of this cluster has any</translation>
     </message>
@@ -29,7 +29,7 @@
         <translation>asks for %1 GPUs, but no node of this cluster has more than %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
         <source>&quot;%1&quot; is a label no node of this cluster has (it has no labelled nodes); fix the label or leave it out</source>
         <translation>&quot;%1&quot; is a label no node of this cluster has (it has no labelled nodes); fix the label or leave it out</translation>
     </message>
@@ -71,7 +71,7 @@
         <translation>%1 GiB</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <location filename="../app/src/submit/submitdialog.cpp" line="+24"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
@@ -87,12 +87,12 @@
         <translation>%1 min %2 s</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>%1 h %2 min</source>
         <translation>%1 h %2 min</translation>
     </message>
     <message>
-        <location filename="../app/src/submit/submitdialog.cpp" line="+2"/>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+3"/>
         <source>%1 KiB</source>
         <translation>%1 KiB</translation>
     </message>
@@ -320,7 +320,7 @@
         <translation>Script</translation>
     </message>
     <message numerus="yes">
-        <location line="+115"/>
+        <location line="+117"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n queue on this cluster</numerusform>
@@ -336,47 +336,12 @@
 <context>
     <name>spindle::gui::ContainerTableModel</name>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="59"/>
-        <source>requested</source>
-        <translation>requested</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="60"/>
-        <source>launching</source>
-        <translation>launching</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="61"/>
-        <source>registered</source>
-        <translation>registered</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="62"/>
-        <source>running</source>
-        <translation>running</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="63"/>
-        <source>succeeded</source>
-        <translation>succeeded</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="64"/>
-        <source>failed</source>
-        <translation>failed</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="65"/>
-        <source>stopped</source>
-        <translation>stopped</translation>
-    </message>
-    <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="90"/>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="+90"/>
         <source>stdout · stderr</source>
         <translation>stdout · stderr</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="146"/>
+        <location line="+56"/>
         <source>%n restart(s) spent, %1 container(s) lost</source>
         <translation>
             <numerusform>%n restart spent, %1 container(s) lost</numerusform>
@@ -384,37 +349,37 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="164"/>
+        <location line="+18"/>
         <source>Task</source>
         <translation>Task</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="165"/>
+        <location line="+1"/>
         <source>State</source>
         <translation>State</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="166"/>
+        <location line="+1"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="167"/>
+        <location line="+1"/>
         <source>Port</source>
         <translation>Port</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="168"/>
+        <location line="+1"/>
         <source>Exit code</source>
         <translation>Exit code</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="169"/>
+        <location line="+1"/>
         <source>Restarts</source>
         <translation>Restarts</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="170"/>
+        <location line="+1"/>
         <source>Log</source>
         <translation>Log</translation>
     </message>
@@ -427,7 +392,7 @@
         <translation>The task whose environment is shown</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Every task&apos;s address as task=host:port, separated by commas; made-up ones until you enter real ones</source>
         <translation>Every task&apos;s address as task=host:port, separated by commas; made-up ones until you enter real ones</translation>
     </message>
@@ -442,7 +407,7 @@
         <translation>Value</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>&amp;Copy as shell exports</source>
         <translation>&amp;Copy as shell exports</translation>
     </message>
@@ -467,7 +432,7 @@
         <translation>Application &amp;ID:</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+84"/>
         <source>The environment is shown once the spec has no problems.</source>
         <translation>The environment is shown once the spec has no problems.</translation>
     </message>
@@ -567,7 +532,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Problems</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;YAML</source>
         <translation>&amp;YAML</translation>
     </message>
@@ -603,7 +568,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Unsaved changes</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>The job spec has changes that are not saved. Save them first?</source>
         <translation>The job spec has changes that are not saved. Save them first?</translation>
     </message>
@@ -646,7 +611,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Cannot save the job spec</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Save job spec</source>
         <translation>Save job spec</translation>
     </message>
@@ -661,7 +626,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Valid. This is the spec as spindle reads it.</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Core accepts the spec, but the cluster would refuse it: %n problem(s).</source>
         <translation>
             <numerusform>Core accepts the spec, but the cluster would refuse it: %n problem.</numerusform>
@@ -677,7 +642,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Pro&amp;blems (%1)</source>
         <translation>Pro&amp;blems (%1)</translation>
     </message>
@@ -690,7 +655,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+107"/>
         <source>Remove task type</source>
         <translation>Remove task type</translation>
     </message>
@@ -723,7 +688,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobMonitor</name>
     <message>
-        <location filename="../app/src/jobview/jobmonitor.cpp" line="172"/>
+        <location filename="../app/src/jobview/jobmonitor.cpp" line="+172"/>
         <source>The ResourceManager did not confirm the kill within 60 s.</source>
         <translation>The ResourceManager did not confirm the kill within 60 s.</translation>
     </message>
@@ -731,7 +696,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobSummaryWidget</name>
     <message>
-        <location filename="../app/src/jobs/jobsummarywidget.cpp" line="+69"/>
+        <location filename="../app/src/jobs/jobsummarywidget.cpp" line="+71"/>
         <source>Job</source>
         <translation>Job</translation>
     </message>
@@ -871,179 +836,179 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobView</name>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="119"/>
+        <location filename="../app/src/jobview/jobview.cpp" line="+119"/>
         <source>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</source>
         <translation>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="125"/>
+        <location line="+6"/>
         <source>Containers</source>
         <translation>Containers</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="126"/>
+        <location line="+1"/>
         <source>Logs</source>
         <translation>Logs</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="127"/>
+        <location line="+1"/>
         <source>Metrics</source>
         <translation>Metrics</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="128"/>
+        <location line="+1"/>
         <source>Resources</source>
         <translation>Resources</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="129"/>
+        <location line="+1"/>
         <source>TensorBoard</source>
         <translation>TensorBoard</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="130"/>
+        <location line="+1"/>
         <source>Every task&apos;s container, live</source>
         <translation>Every task&apos;s container, live</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="131"/>
+        <location line="+1"/>
         <source>A task&apos;s stdout and stderr</source>
         <translation>A task&apos;s stdout and stderr</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="132"/>
+        <location line="+1"/>
         <source>Training scalars from the job&apos;s TensorFlow event files</source>
         <translation>Training scalars from the job&apos;s TensorFlow event files</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="133"/>
+        <location line="+1"/>
         <source>Memory and CPU of the containers over time</source>
         <translation>Memory and CPU of the containers over time</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="134"/>
+        <location line="+1"/>
         <source>The job&apos;s TensorBoard</source>
         <translation>The job&apos;s TensorBoard</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="175"/>
+        <location line="+41"/>
         <source>%1 was killed.</source>
         <translation>%1 was killed.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="177"/>
+        <location line="+2"/>
         <source>The job could not be killed: %1</source>
         <translation>The job could not be killed: %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="189"/>
+        <location line="+12"/>
         <source>&amp;Kill…</source>
         <translation>&amp;Kill…</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="190"/>
+        <location line="+1"/>
         <source>Kill the job: every container of it stops</source>
         <translation>Kill the job: every container of it stops</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="192"/>
+        <location line="+2"/>
         <source>&amp;Resubmit…</source>
         <translation>&amp;Resubmit…</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="193"/>
+        <location line="+1"/>
         <source>Submit the same spec again as a new job</source>
         <translation>Submit the same spec again as a new job</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="194"/>
+        <location line="+1"/>
         <source>Open &amp;spec</source>
         <translation>Open &amp;spec</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="196"/>
+        <location line="+2"/>
         <source>Show the job&apos;s spec as it was submitted</source>
         <translation>Show the job&apos;s spec as it was submitted</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="197"/>
+        <location line="+1"/>
         <source>&amp;Copy application ID</source>
         <translation>&amp;Copy application ID</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="199"/>
+        <location line="+2"/>
         <source>Copy %1 to the clipboard</source>
         <translation>Copy %1 to the clipboard</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="200"/>
+        <location line="+1"/>
         <source>Open &amp;YARN UI</source>
         <translation>Open &amp;YARN UI</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="202"/>
+        <location line="+2"/>
         <source>Open the job&apos;s page in the web browser (its tracking URL)</source>
         <translation>Open the job&apos;s page in the web browser (its tracking URL)</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="206"/>
+        <location line="+4"/>
         <source>Unknown</source>
         <translation>Unknown</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="307"/>
+        <location line="+101"/>
         <source>Kill job</source>
         <translation>Kill job</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="308"/>
+        <location line="+1"/>
         <source>Kill %1 (%2)? Every container of it stops, and the job ends as killed.</source>
         <translation>Kill %1 (%2)? Every container of it stops, and the job ends as killed.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="316"/>
+        <location line="+8"/>
         <source>Killing %1…</source>
         <translation>Killing %1…</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="322"/>
+        <location line="+6"/>
         <source>The history keeps no spec of this job.</source>
         <translation>The history keeps no spec of this job.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="343"/>
+        <location line="+21"/>
         <source>Resubmit</source>
         <translation>Resubmit</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="343"/>
+        <location line="+0"/>
         <source>The job cannot be submitted again as it was:
 %1</source>
         <translation>The job cannot be submitted again as it was:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="366"/>
+        <location line="+23"/>
         <source>Spec of %1</source>
         <translation>Spec of %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="373"/>
+        <location line="+7"/>
         <source>Open in &amp;designer</source>
         <translation>Open in &amp;designer</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="389"/>
+        <location line="+16"/>
         <source>Copied %1</source>
         <translation>Copied %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="404"/>
+        <location line="+15"/>
         <source>The local TensorBoard proxy could not start: %1</source>
         <translation>The local TensorBoard proxy could not start: %1</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="417"/>
+        <location line="+13"/>
         <source>TensorBoard of this job is served at &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt;.</source>
         <translation>TensorBoard of this job is served at &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt;.</translation>
     </message>
@@ -1150,7 +1115,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>S&amp;how:</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1165,7 +1130,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Copy application ID</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</source>
         <translation>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</translation>
     </message>
@@ -1305,29 +1270,39 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::LogViewer</name>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="32"/>
+        <location filename="../app/src/jobview/logviewer.cpp" line="+32"/>
         <source>&amp;Follow</source>
         <translation>&amp;Follow</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="33"/>
-        <source>Ask the NodeManager for new output every two seconds</source>
-        <translation>Ask the NodeManager for new output every two seconds</translation>
+        <location line="+1"/>
+        <source>Ask for new output every two seconds</source>
+        <translation>Ask for new output every two seconds</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="34"/>
+        <location line="+1"/>
         <source>&amp;Reload</source>
         <translation>&amp;Reload</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="43"/>
+        <location line="+9"/>
         <source>Choose a task whose container has started.</source>
         <translation>Choose a task whose container has started.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/logviewer.cpp" line="46"/>
+        <location line="+3"/>
         <source>&amp;Task:</source>
         <translation>&amp;Task:</translation>
+    </message>
+    <message>
+        <location line="+143"/>
+        <source>%1: complete, from the logs kept after the job</source>
+        <translation>%1: complete, from the logs kept after the job</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 @ %2: live, may grow</source>
+        <translation>%1 @ %2: live, may grow</translation>
     </message>
 </context>
 <context>
@@ -1343,7 +1318,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Designer</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>Spec valid</source>
         <translation>Spec valid</translation>
     </message>
@@ -1356,7 +1331,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Cluster %1: %n queue(s)</source>
         <translation>
             <numerusform>Cluster %1: %n queue</numerusform>
@@ -1364,7 +1339,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+1"/>
         <source>%n node label(s)</source>
         <translation>
             <numerusform>%n node label</numerusform>
@@ -1535,12 +1510,13 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::ScalarChartView</name>
     <message>
-        <location filename="../app/src/jobview/scalarchartview.cpp" line="11"/>
+        <location filename="../app/src/jobview/scalarchartview.cpp" line="+11"/>
+        <location line="+36"/>
         <source>No training scalars yet: they appear as the job writes TensorFlow event files to its output.</source>
         <translation>No training scalars yet: they appear as the job writes TensorFlow event files to its output.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/scalarchartview.cpp" line="27"/>
+        <location line="-20"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
@@ -1548,7 +1524,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SeriesChartView</name>
     <message>
-        <location filename="../app/src/jobview/serieschartview.cpp" line="51"/>
+        <location filename="../app/src/jobview/serieschartview.cpp" line="+51"/>
         <source>Show:</source>
         <translation>Show:</translation>
     </message>
@@ -1734,12 +1710,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SubmitDialog</name>
     <message>
-        <location filename="../app/src/submit/submitdialog.cpp" line="+7"/>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+8"/>
         <source>Submit %1</source>
         <translation>Submit %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Ready to submit to %1.</source>
         <translation>Ready to submit to %1.</translation>
     </message>
@@ -1858,7 +1834,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Computes the training steps. Without a chief, worker 0 leads and the job succeeds once every worker has.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Holds the model&apos;s variables for ParameterServerStrategy. A service: stopped when the job ends.</source>
         <translation>Holds the model&apos;s variables for ParameterServerStrategy. A service: stopped when the job ends.</translation>
     </message>
@@ -1878,7 +1854,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>A task type of your own. It sees the cluster&apos;s addresses but is not part of TensorFlow&apos;s training cluster.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>e.g. 2 GiB, 512 MiB or 2048</source>
         <translation>e.g. 2 GiB, 512 MiB or 2048</translation>
     </message>
@@ -1898,7 +1874,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>any node without an exclusive label</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>empty: run TensorBoard on the output directory</source>
         <translation>empty: run TensorBoard on the output directory</translation>
     </message>
@@ -1998,12 +1974,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::TensorBoardTab</name>
     <message>
-        <location filename="../app/src/jobview/tensorboardtab.cpp" line="26"/>
+        <location filename="../app/src/jobview/tensorboardtab.cpp" line="+26"/>
         <source>Reload TensorBoard</source>
         <translation>Reload TensorBoard</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/tensorboardtab.cpp" line="29"/>
+        <location line="+3"/>
         <source>Open TensorBoard in the web browser</source>
         <translation>Open TensorBoard in the web browser</translation>
     </message>
@@ -2011,32 +1987,33 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::UsageChartView</name>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="11"/>
+        <location filename="../app/src/jobview/usagechartview.cpp" line="+11"/>
+        <location line="+72"/>
         <source>No container use yet: executors report it while their tasks run.</source>
         <translation>No container use yet: executors report it while their tasks run.</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="65"/>
+        <location line="-18"/>
         <source>Memory</source>
         <translation>Memory</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="66"/>
+        <location line="+1"/>
         <source>CPU use</source>
         <translation>CPU use</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="71"/>
+        <location line="+5"/>
         <source>Time</source>
         <translation>Time</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="75"/>
+        <location line="+4"/>
         <source>Resident memory (MiB)</source>
         <translation>Resident memory (MiB)</translation>
     </message>
     <message>
-        <location filename="../app/src/jobview/usagechartview.cpp" line="76"/>
+        <location line="+1"/>
         <source>CPU (cores)</source>
         <translation>CPU (cores)</translation>
     </message>
