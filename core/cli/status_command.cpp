@@ -15,6 +15,12 @@ struct StatusOptions {
   bool json = false;
 };
 
+// `status --json`: what is known of the application, and the job's own status.
+void print_status_json(nlohmann::json out, const std::optional<JobStatus>& status) {
+  out["job"] = status ? nlohmann::json::parse(to_json(*status)) : nlohmann::json(nullptr);
+  std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
 // A job the ResourceManager no longer knows: what the history kept of it,
 // said to be the history's word, or the cluster's sentence when there is none.
 int forgotten_job_status(client::JobConnection& job, const StatusOptions& options, const Error& refusal) {
@@ -30,17 +36,16 @@ int forgotten_job_status(client::JobConnection& job, const StatusOptions& option
   const std::string note = "the cluster no longer knows " + job.application_id() +
                            "; this is what the history last saw, " + local_time(entry->updated_ms);
   if (options.json) {
-    nlohmann::json out = {{"application_id", entry->application_id},
-                          {"name", entry->name},
-                          {"state", "unknown"},
-                          {"last_state", entry->state},
-                          {"last_seen_ms", entry->updated_ms},
-                          {"diagnostics", entry->diagnostics},
-                          {"tracking_url", entry->tracking_url},
-                          {"start_time_ms", entry->started_ms},
-                          {"finish_time_ms", entry->finished_ms}};
-    out["job"] = status ? nlohmann::json::parse(to_json(*status)) : nlohmann::json(nullptr);
-    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    print_status_json({{"application_id", entry->application_id},
+                       {"name", entry->name},
+                       {"state", "unknown"},
+                       {"last_state", entry->state},
+                       {"last_seen_ms", entry->updated_ms},
+                       {"diagnostics", entry->diagnostics},
+                       {"tracking_url", entry->tracking_url},
+                       {"start_time_ms", entry->started_ms},
+                       {"finish_time_ms", entry->finished_ms}},
+                      status);
   } else {
     if (status) print_status_table(*status, std::cout);
     std::cout << entry->application_id << " " << entry->state << " (as last seen)\n";
@@ -62,16 +67,15 @@ int run_status(const StatusOptions& options) {
   }
   const auto status = job.last_status();
   if (options.json) {
-    nlohmann::json out = {{"application_id", report->id.to_string()},
-                          {"name", report->name},
-                          {"state", report->state},
-                          {"final_status", report->final_status},
-                          {"diagnostics", report->diagnostics},
-                          {"tracking_url", report->tracking_url},
-                          {"start_time_ms", report->start_time},
-                          {"finish_time_ms", report->finish_time}};
-    out["job"] = status ? nlohmann::json::parse(to_json(*status)) : nlohmann::json(nullptr);
-    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    print_status_json({{"application_id", report->id.to_string()},
+                       {"name", report->name},
+                       {"state", report->state},
+                       {"final_status", report->final_status},
+                       {"diagnostics", report->diagnostics},
+                       {"tracking_url", report->tracking_url},
+                       {"start_time_ms", report->start_time},
+                       {"finish_time_ms", report->finish_time}},
+                      status);
   } else {
     if (status) print_status_table(*status, std::cout);
     if (!status && !job.record()) {

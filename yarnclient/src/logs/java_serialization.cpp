@@ -103,15 +103,19 @@ class JavaStreamParser {
     return object;
   }
 
-  Result<const JavaObject*> reference() {
+  // What an earlier handle names: an object or a class, as T says.
+  template <typename T>
+  Result<T> earlier(const char* what) {
     auto handle = in_.i32();
     if (!handle || *handle < base_handle || static_cast<std::size_t>(*handle - base_handle) >= handles_.size()) {
-      return failure("a reference names no earlier object");
+      return failure(std::string("a reference to ") + what + " names nothing earlier");
     }
-    auto* object = std::get_if<const JavaObject*>(&handles_[static_cast<std::size_t>(*handle - base_handle)]);
-    if (!object) return failure("a reference names a class where an object belongs");
-    return *object;
+    auto* named = std::get_if<T>(&handles_[static_cast<std::size_t>(*handle - base_handle)]);
+    if (!named) return failure(std::string("a reference to ") + what + " names something else");
+    return *named;
   }
+
+  Result<const JavaObject*> reference() { return earlier<const JavaObject*>("an object"); }
 
   // A string object where a class descriptor names a field's type: inline or by reference.
   Result<std::string> type_name() {
@@ -134,15 +138,7 @@ class JavaStreamParser {
     if (depth > max_depth) return failure("classes nest too deeply");
     auto tag = in_.u8();
     if (tag == tc_null) return static_cast<const JavaClass*>(nullptr);
-    if (tag == tc_reference) {
-      auto handle = in_.i32();
-      if (!handle || *handle < base_handle || static_cast<std::size_t>(*handle - base_handle) >= handles_.size()) {
-        return failure("a class reference names nothing earlier");
-      }
-      auto* known = std::get_if<const JavaClass*>(&handles_[static_cast<std::size_t>(*handle - base_handle)]);
-      if (!known) return failure("a class reference names an object");
-      return *known;
-    }
+    if (tag == tc_reference) return earlier<const JavaClass*>("a class");
     if (tag != tc_classdesc) return failure("a class descriptor is expected");
     auto name = in_.java_utf();
     auto uid = name ? in_.i64() : std::nullopt;
