@@ -52,7 +52,11 @@ class LogPrinter {
       if (files.empty() && !options_.all_files) files = {"stdout", "stderr"};
       auto read = logs.read(container, files);
       if (!read) {
-        if (last_pass) std::cerr << container.task << ": " << read.error().message << '\n';
+        if (last_pass) {
+          std::string which;
+          for (const auto& file : files) which += (which.empty() ? " " : ", ") + file;
+          std::cerr << container.task << (which.empty() ? " logs" : which) << ": " << read.error().message << '\n';
+        }
         complete = false;
         continue;
       }
