@@ -28,8 +28,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.ha.HAServiceProtocol.RequestSource;
+import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.MiniDFSNNTopology;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeLabel;
@@ -55,8 +60,8 @@ import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 /**
  * A real single-machine HDFS + YARN for Spindle's integration tests.
  *
- * <p>Usage: {@code LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR | --secure
- * KERBEROS_DIR]}. Starts
+ * <p>Usage: {@code LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR | --ha CONTROL_DIR |
+ * --secure KERBEROS_DIR]}. Starts
  * MiniDFSCluster and MiniYARNCluster in this JVM, writes a Hadoop client configuration into
  * CONF_DIR, prints one {@code READY key=value ...} line on stdout and runs until SIGTERM or
  * SIGINT. Everything else (logs) goes to stderr.
@@ -64,6 +69,10 @@ import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
  * <p>With {@code --faults} the cluster is set up for fault tests (a third NodeManager,
  * ResourceManager recovery, short NodeManager liveness, preemption, a third queue {@code urgent})
  * and obeys requests dropped into CONTROL_DIR: see {@link Controls}.
+ *
+ * <p>With {@code --ha} HDFS is an HA nameservice ({@link #NAMESERVICE}, NameNodes nn1 and nn2)
+ * and YARN has two ResourceManagers (rm1 and rm2) with work-preserving recovery; failovers of
+ * either are requests dropped into CONTROL_DIR (see {@link Controls}).
  *
  * <p>With {@code --secure} it is a Kerberos cluster: a KDC in this JVM, principals and keytabs
  * in KERBEROS_DIR, HDFS and YARN with Kerberos authentication and SPNEGO on their web servers
@@ -79,6 +88,10 @@ public final class LocalYarnCluster {
   static final int GPUS_ON_GPU_NODE = 2;
   /** Fault mode: how long the RM waits for a silent NodeManager before declaring it LOST. */
   static final int NM_EXPIRY_MS = 10_000;
+  /** HA mode: the HDFS nameservice, its NameNodes and the ResourceManagers' ids. */
+  static final String NAMESERVICE = "spindle-ns";
+  static final List<String> NN_IDS = List.of("nn1", "nn2");
+  static final List<String> RM_IDS = List.of("rm1", "rm2");
 
   static final List<String> RM_ADDRESS_KEYS = List.of(
       "yarn.resourcemanager.address",
@@ -89,8 +102,9 @@ public final class LocalYarnCluster {
 
   private final File confDir;
   private final File dataDir;
-  private final File controlDir; // null unless in fault mode
+  private final File controlDir; // null unless in fault or HA mode
   private final boolean faults;
+  private final boolean ha;
   private final Kerberos kerberos; // null unless in secure mode
   /** Secure mode: the daemons' Kerberos identities. */
   private UserGroupInformation nnUser;
@@ -109,11 +123,12 @@ public final class LocalYarnCluster {
   private final int gpuNodeIndex;
   private volatile boolean stopping;
 
-  private LocalYarnCluster(File confDir, File dataDir, File controlDir, File kerberosDir) {
+  private LocalYarnCluster(File confDir, File dataDir, File controlDir, boolean ha, File kerberosDir) {
     this.confDir = confDir;
     this.dataDir = dataDir;
     this.controlDir = controlDir;
-    this.faults = controlDir != null;
+    this.ha = ha;
+    this.faults = controlDir != null && !ha;
     this.kerberos = kerberosDir == null ? null : new Kerberos(kerberosDir, new File(dataDir, "kdc"));
     this.nodes = faults ? 3 : 2;
     this.gpuNodeIndex = nodes - 1;
@@ -123,17 +138,20 @@ public final class LocalYarnCluster {
   public static void main(String[] args) throws Exception {
     File controlDir = null;
     File kerberosDir = null;
-    if (args.length == 4 && args[2].equals("--faults")) {
+    boolean ha = false;
+    if (args.length == 4 && (args[2].equals("--faults") || args[2].equals("--ha"))) {
       controlDir = new File(args[3]).getAbsoluteFile();
+      ha = args[2].equals("--ha");
     } else if (args.length == 4 && args[2].equals("--secure")) {
       kerberosDir = new File(args[3]).getAbsoluteFile();
     } else if (args.length != 2) {
       System.err.println(
-          "usage: LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR | --secure KERBEROS_DIR]");
+          "usage: LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR | --ha CONTROL_DIR"
+              + " | --secure KERBEROS_DIR]");
       System.exit(2);
     }
     LocalYarnCluster cluster = new LocalYarnCluster(new File(args[0]).getAbsoluteFile(),
-        new File(args[1]).getAbsoluteFile(), controlDir, kerberosDir);
+        new File(args[1]).getAbsoluteFile(), controlDir, ha, kerberosDir);
 
     // The clusters are stopped on the main thread, before the JVM begins to shut down: inside a
     // shutdown hook Hadoop's services fail ("Shutdown in progress, cannot remove a shutdownHook")
@@ -173,12 +191,17 @@ public final class LocalYarnCluster {
       nmUser = kerberos.login("nm");
     }
     dfs = startDfs();
-    String defaultFs = dfs.getURI().toString();
+    String defaultFs = ha ? "hdfs://" + NAMESERVICE : dfs.getURI().toString();
     Configuration yarnConf = yarnConfiguration(defaultFs);
 
     // MiniYARNCluster puts its work dirs under the test data dir, which defaults to ./target.
     System.setProperty("test.build.data", new File(dataDir, "yarn").getPath());
-    if (kerberos == null) {
+    if (ha) {
+      yarn = new MiniYARNCluster("local-yarn", RM_IDS.size(), nodes, 1, 1);
+      yarn.init(yarnConf);
+      // With automatic failover off, MiniYARNCluster makes the first RM active as it starts.
+      yarn.start();
+    } else if (kerberos == null) {
       yarn = new MiniYARNCluster("local-yarn", nodes, 1, 1);
       yarn.init(yarnConf);
       yarn.start();
@@ -212,16 +235,19 @@ public final class LocalYarnCluster {
 
     Configuration rmConf = rm.getConfig();
     writeConfigFiles(defaultFs, rmConf);
-    if (faults) {
+    if (faults || ha) {
       new Controls().start();
     }
 
-    String nnHttp = dfs.getNameNode().getHttpAddress().getHostString() + ":"
-        + dfs.getNameNode().getHttpAddress().getPort();
+    String nnHttp = ha ? NN_IDS.get(0) + "=" + httpAddress(dfs.getNameNode(0)) + ","
+        + NN_IDS.get(1) + "=" + httpAddress(dfs.getNameNode(1)) : httpAddress(dfs.getNameNode());
     System.out.println("READY conf=" + confDir
-        + " rm=" + rmConf.get("yarn.resourcemanager.address")
-        + " rm_scheduler=" + rmConf.get("yarn.resourcemanager.scheduler.address")
-        + " rm_web=" + WebAppUtils.getRMWebAppURLWithoutScheme(rmConf)
+        + (ha ? " rm=" + haAddresses(rmConf, "yarn.resourcemanager.address")
+            + " rm_web=" + haAddresses(rmConf, "yarn.resourcemanager.webapp.address")
+            + " active_rm=" + RM_IDS.get(0) + " active_nn=" + NN_IDS.get(0)
+            : " rm=" + rmConf.get("yarn.resourcemanager.address")
+            + " rm_scheduler=" + rmConf.get("yarn.resourcemanager.scheduler.address")
+            + " rm_web=" + WebAppUtils.getRMWebAppURLWithoutScheme(rmConf))
         + " namenode=" + defaultFs
         + " webhdfs=" + nnHttp
         + " gpu_node=" + gpuNode
@@ -229,6 +255,7 @@ public final class LocalYarnCluster {
         + (faults ? " nodes=" + Arrays.stream(nodeIds).map(NodeId::toString)
             .collect(Collectors.joining(",")) : "")
         + " faults=" + faults
+        + " ha=" + ha
         + " secure=" + (kerberos != null)
         + (kerberos != null ? " realm=" + Kerberos.REALM
             + " kdc=" + kerberos.kdcAddress()
@@ -239,13 +266,56 @@ public final class LocalYarnCluster {
     System.out.flush();
   }
 
+  private static String httpAddress(NameNode nn) {
+    return nn.getHttpAddress().getHostString() + ":" + nn.getHttpAddress().getPort();
+  }
+
+  private static String haAddresses(Configuration conf, String key) {
+    return RM_IDS.stream().map(id -> id + "=" + conf.get(key + "." + id))
+        .collect(Collectors.joining(","));
+  }
+
+  /**
+   * HA mode: what every HDFS client (the NodeManagers here, and the files written to CONF_DIR)
+   * needs to reach the nameservice and fail over between its NameNodes.
+   */
+  private Map<String, String> hdfsHaClientSettings() {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("dfs.nameservices", NAMESERVICE);
+    s.put("dfs.ha.namenodes." + NAMESERVICE, String.join(",", NN_IDS));
+    for (int i = 0; i < NN_IDS.size(); i++) {
+      NameNode nn = dfs.getNameNode(i);
+      String suffix = NAMESERVICE + "." + NN_IDS.get(i);
+      s.put("dfs.namenode.rpc-address." + suffix, nn.getNameNodeAddress().getHostString() + ":"
+          + nn.getNameNodeAddress().getPort());
+      s.put("dfs.namenode.http-address." + suffix, httpAddress(nn));
+    }
+    s.put("dfs.client.failover.proxy.provider." + NAMESERVICE,
+        "org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider");
+    // A client that meets the standby tries the other at once, and not for minutes.
+    s.put("dfs.client.failover.sleep.base.millis", "100");
+    s.put("dfs.client.failover.sleep.max.millis", "1000");
+    return s;
+  }
+
   private MiniDFSCluster startDfs() throws Exception {
     Configuration conf = new HdfsConfiguration();
     conf.setInt("dfs.replication", 1);
     conf.setBoolean("dfs.webhdfs.enabled", true);
     File base = new File(dataDir, "hdfs");
     MiniDFSCluster cluster;
-    if (kerberos == null) {
+    if (ha) {
+      // Shared edits in a directory MiniDFSCluster makes; the standby reads them every second,
+      // so a failover has little to catch up on.
+      conf.setInt("dfs.ha.tail-edits.period", 1);
+      MiniDFSNNTopology.NSConf ns = new MiniDFSNNTopology.NSConf(NAMESERVICE);
+      NN_IDS.forEach(id -> ns.addNN(new MiniDFSNNTopology.NNConf(id)));
+      cluster = new MiniDFSCluster.Builder(conf, base)
+          .nnTopology(new MiniDFSNNTopology().addNameservice(ns)).numDataNodes(1).build();
+      cluster.waitActive();
+      cluster.transitionToActive(0);
+      makeSharedDirs(cluster);
+    } else if (kerberos == null) {
       cluster = new MiniDFSCluster.Builder(conf, base).numDataNodes(1).build();
       cluster.waitActive();
       makeSharedDirs(cluster);
@@ -277,7 +347,7 @@ public final class LocalYarnCluster {
 
   /** World-writable /tmp and /user so tests may act as any user name (simple auth). */
   private static void makeSharedDirs(MiniDFSCluster cluster) throws IOException {
-    FileSystem fs = cluster.getFileSystem();
+    FileSystem fs = cluster.getFileSystem(0); // in HA mode the active one
     for (String dir : List.of("/tmp", "/user", "/app-logs")) {
       fs.mkdirs(new Path(dir));
       fs.setPermission(new Path(dir), new FsPermission((short) 01777));
@@ -356,6 +426,25 @@ public final class LocalYarnCluster {
     s.put("yarn.nodemanager.admin-env.PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
     // Variables a container gets from this JVM's environment unless it sets its own.
     s.put("yarn.nodemanager.env-whitelist", "JAVA_HOME,HADOOP_CONF_DIR,LANG,TZ");
+    if (ha) {
+      s.put("yarn.resourcemanager.ha.enabled", "true");
+      s.put("yarn.resourcemanager.ha.rm-ids", String.join(",", RM_IDS));
+      s.put("yarn.resourcemanager.cluster-id", "spindle-yarn");
+      // No ZooKeeper: failovers are made by hand (the controls), like `yarn rmadmin -failover`.
+      s.put("yarn.resourcemanager.ha.automatic-failover.enabled", "false");
+      s.put("yarn.resourcemanager.ha.automatic-failover.embedded", "false");
+      // The new active RM takes the applications and running containers from the state store
+      // and the NodeManagers' resync, as after a restart.
+      s.put("yarn.resourcemanager.recovery.enabled", "true");
+      s.put("yarn.resourcemanager.work-preserving-recovery.enabled", "true");
+      s.put("yarn.resourcemanager.store.class",
+          "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
+      s.put("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "3000");
+      s.put("yarn.resourcemanager.connect.retry-interval.ms", "1000");
+      s.put("yarn.nodemanager.resourcemanager.connect.retry-interval.ms", "1000");
+      s.put("yarn.client.failover-sleep-base-ms", "200");
+      s.put("yarn.client.failover-sleep-max-ms", "1000");
+    }
     if (faults) {
       // Work-preserving RM restart: applications, attempts and the master keys of their tokens
       // go to a state store (its location is set in yarnConfiguration); a restarted RM takes
@@ -426,6 +515,9 @@ public final class LocalYarnCluster {
   private Configuration yarnConfiguration(String defaultFs) throws IOException {
     Configuration conf = new YarnConfiguration();
     conf.set("fs.defaultFS", defaultFs); // log aggregation writes to HDFS
+    if (ha) {
+      hdfsHaClientSettings().forEach(conf::set); // the NodeManagers resolve the nameservice
+    }
     yarnSettings().forEach(conf::set);
     if (kerberos != null) {
       kerberos.yarnServerSettings().forEach(conf::set);
@@ -437,8 +529,36 @@ public final class LocalYarnCluster {
     // server binds: with MiniYARNCluster's port 0 the tracking URLs would say port 0. So the RM
     // gets free ports picked here (still ephemeral), and MiniYARNCluster is told to keep them.
     conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
-    for (String key : RM_ADDRESS_KEYS) {
-      conf.set(key, freeAddress());
+    if (ha) {
+      for (String id : RM_IDS) {
+        for (String key : RM_ADDRESS_KEYS) {
+          conf.set(key + "." + id, freeAddress());
+        }
+      }
+      // NodeManagers over RPC, through the failover proxy, so they follow a failover.
+      conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, true);
+      conf.set("yarn.resourcemanager.fs.state-store.uri",
+          new File(dataDir, "rm-state").toURI().toString());
+      // An RM becoming active reloads its queues from the configuration provider; the default
+      // one reads capacity-scheduler.xml from the classpath, which has none, and would remove
+      // our queues. This one reads them from a directory of ours.
+      File rmConf = new File(dataDir, "rm-conf");
+      Files.createDirectories(rmConf.toPath());
+      Configuration cs = new Configuration(false);
+      // The scheduler's limits (maximum allocation) are read from the same file on reload.
+      yarnSettings().forEach(cs::set);
+      cs.set("yarn.resource-types", GPU);
+      capacitySchedulerSettings().forEach(cs::set);
+      try (OutputStream out = new FileOutputStream(new File(rmConf, "capacity-scheduler.xml"))) {
+        cs.writeXml(out);
+      }
+      conf.set("yarn.resourcemanager.configuration.provider-class",
+          "org.apache.hadoop.yarn.FileSystemBasedConfigurationProvider");
+      conf.set("yarn.resourcemanager.configuration.file-system-based-store", rmConf.toURI().toString());
+    } else {
+      for (String key : RM_ADDRESS_KEYS) {
+        conf.set(key, freeAddress());
+      }
     }
     if (faults) {
       // The NodeManagers talk to the RM by RPC, not by direct calls to the first RM's objects,
@@ -508,8 +628,12 @@ public final class LocalYarnCluster {
 
     Configuration dfsConf = dfs.getConfiguration(0);
     Configuration hdfs = new Configuration(false);
-    hdfs.set("dfs.namenode.rpc-address", dfsConf.get("dfs.namenode.rpc-address"));
-    hdfs.set("dfs.namenode.http-address", dfsConf.get("dfs.namenode.http-address"));
+    if (ha) {
+      hdfsHaClientSettings().forEach(hdfs::set);
+    } else {
+      hdfs.set("dfs.namenode.rpc-address", dfsConf.get("dfs.namenode.rpc-address"));
+      hdfs.set("dfs.namenode.http-address", dfsConf.get("dfs.namenode.http-address"));
+    }
     hdfs.set("dfs.webhdfs.enabled", "true");
     hdfs.set("dfs.replication", "1");
     if (kerberos != null) {
@@ -523,8 +647,16 @@ public final class LocalYarnCluster {
     if (kerberos != null) {
       Kerberos.yarnClientSettings().forEach(site::set);
     }
-    for (String key : RM_ADDRESS_KEYS) {
-      site.set(key, rmConf.get(key));
+    if (ha) {
+      for (String id : RM_IDS) {
+        for (String key : RM_ADDRESS_KEYS) {
+          site.set(key + "." + id, rmConf.get(key + "." + id));
+        }
+      }
+    } else {
+      for (String key : RM_ADDRESS_KEYS) {
+        site.set(key, rmConf.get(key));
+      }
     }
     // Java AMs (the probe, skein, TonY) find Hadoop's jars here: the cluster's own classpath.
     site.set("yarn.application.classpath",
@@ -599,6 +731,15 @@ public final class LocalYarnCluster {
    *       the running NodeManagers have registered again.
    * </ul>
    *
+   * In HA mode only these two:
+   *
+   * <ul>
+   *   <li>{@code failover-rm} makes the active ResourceManager standby and the other active
+   *       through their admin (HA) services; answers once the NodeManagers run at the new one;
+   *   <li>{@code failover-nn} does the same for the NameNodes; answers once the new active one
+   *       serves a client of the nameservice.
+   * </ul>
+   *
    * The answer is the file {@code ID.res}: {@code ok MESSAGE} or {@code error MESSAGE}, one line.
    * The directory also holds {@code nodes}, the state of each node, rewritten after each change.
    * Requests run one at a time, in the order of their names.
@@ -661,6 +802,19 @@ public final class LocalYarnCluster {
     }
 
     private String execute(String[] words) throws Exception {
+      if (ha) {
+        if (words.length == 1 && words[0].equals("failover-rm")) {
+          return failoverRm();
+        }
+        if (words.length == 1 && words[0].equals("failover-nn")) {
+          return failoverNn();
+        }
+        throw new IllegalArgumentException("the HA cluster knows failover-rm and failover-nn, not "
+            + String.join(" ", words));
+      }
+      if (words[0].startsWith("failover-")) {
+        throw new IllegalArgumentException(words[0] + " needs the HA cluster (--ha)");
+      }
       switch (words[0]) {
         case "stop-node":
           if (words.length == 2 || (words.length == 3 && words[2].equals("lost"))) {
@@ -793,6 +947,71 @@ public final class LocalYarnCluster {
           + rm.getRMContext().getRMApps().size() + " application(s) recovered";
     }
 
+    private int activeRm() throws IOException {
+      for (int i = 0; i < RM_IDS.size(); i++) {
+        ResourceManager rm = yarn.getResourceManager(i);
+        if (rm != null && rm.getRMContext().getRMAdminService().getServiceStatus().getState()
+            == HAServiceState.ACTIVE) {
+          return i;
+        }
+      }
+      throw new IllegalStateException("no ResourceManager is active");
+    }
+
+    private int activeNn() {
+      for (int i = 0; i < NN_IDS.size(); i++) {
+        if (dfs.getNameNode(i).isActiveState()) {
+          return i;
+        }
+      }
+      throw new IllegalStateException("no NameNode is active");
+    }
+
+    private String failoverRm() throws Exception {
+      long started = System.nanoTime();
+      int from = activeRm();
+      int to = 1 - from;
+      StateChangeRequestInfo byUser = new StateChangeRequestInfo(RequestSource.REQUEST_BY_USER);
+      yarn.getResourceManager(from).getRMContext().getRMAdminService().transitionToStandby(byUser);
+      yarn.getResourceManager(to).getRMContext().getRMAdminService().transitionToActive(byUser);
+      ResourceManager rm = yarn.getResourceManager(to);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      for (int n = 0; n < nodes; n++) {
+        while (true) {
+          RMNode node = rm.getRMContext().getRMNodes().get(nodeIds[n]);
+          if (node != null && node.getState() == NodeState.RUNNING) {
+            break;
+          }
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(RM_IDS.get(to) + " is active but " + describe(n)
+                + " did not register with it within 60 s");
+          }
+          Thread.sleep(100);
+        }
+      }
+      labelGpuNode(rm, nodeIds[gpuNodeIndex]); // the GPUs are not in the state store
+      return RM_IDS.get(to) + " is active (" + RM_IDS.get(from) + " standby) after "
+          + millisSince(started) + " ms; every NodeManager RUNNING at it, "
+          + rm.getRMContext().getRMApps().size() + " application(s) recovered";
+    }
+
+    private String failoverNn() throws Exception {
+      long started = System.nanoTime();
+      int from = activeNn();
+      int to = 1 - from;
+      dfs.transitionToStandby(from);
+      dfs.transitionToActive(to);
+      // Served means a client of the nameservice, which starts at nn1, gets an answer.
+      Configuration client = new HdfsConfiguration(false);
+      client.set("fs.defaultFS", "hdfs://" + NAMESERVICE);
+      hdfsHaClientSettings().forEach(client::set);
+      try (FileSystem fs = FileSystem.newInstance(new java.net.URI("hdfs://" + NAMESERVICE), client)) {
+        fs.getFileStatus(new Path("/"));
+      }
+      return NN_IDS.get(to) + " is active (" + NN_IDS.get(from) + " standby) after "
+          + millisSince(started) + " ms";
+    }
+
     private NodeState waitForRmNodeState(int n, Set<NodeState> wanted, int seconds)
         throws Exception {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -814,6 +1033,23 @@ public final class LocalYarnCluster {
     }
 
     private void writeNodes() throws IOException {
+      if (ha) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < RM_IDS.size(); i++) {
+          ResourceManager rm = yarn.getResourceManager(i);
+          text.append("resourcemanager ").append(RM_IDS.get(i)).append(' ')
+              .append(rm == null ? "stopped"
+                  : rm.getRMContext().getRMAdminService().getServiceStatus().getState()
+                      .toString().toLowerCase())
+              .append('\n');
+        }
+        for (int i = 0; i < NN_IDS.size(); i++) {
+          text.append("namenode ").append(NN_IDS.get(i)).append(' ')
+              .append(dfs.getNameNode(i).getState().toLowerCase()).append('\n');
+        }
+        writeAtomically(new File(controlDir, "nodes"), text.toString());
+        return;
+      }
       StringBuilder text = new StringBuilder();
       for (int n = 0; n < nodes; n++) {
         text.append("node ").append(n).append(' ').append(nodeIds[n]).append(' ')
