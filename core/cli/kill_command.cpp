@@ -7,6 +7,7 @@
 #include "cli/job_commands.h"
 #include "cli/job_follow.h"
 #include "spindle/client/job_connection.h"
+#include "spindle/client/submit.h"
 
 namespace spindle::cli {
 namespace {
@@ -40,7 +41,20 @@ int run_kill(const std::string& application) {
     return exit_cluster_unreachable;
   }
   std::cout << application << " " << report->state << '\n';
-  return report->finished() ? exit_done : exit_cluster_unreachable;
+  if (!report->finished()) return exit_cluster_unreachable;
+  // The application master removes the staging directory as it stops, often after YARN already
+  // reports the job killed; a job killed before its master ran has nobody else to remove it.
+  const auto& record = job.record();
+  if (record && !record->staging.empty()) {
+    auto removed = client::remove_staging_left_behind(opened->configuration, application, record->staging);
+    if (!removed) {
+      std::cerr << "the job ended, but its staging directory " << record->staging
+                << " could not be removed: " << removed.error().message << '\n';
+      return exit_cluster_unreachable;
+    }
+    if (*removed) std::cout << "removed its staging directory " << record->staging << '\n';
+  }
+  return exit_done;
 }
 
 }  // namespace

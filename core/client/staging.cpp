@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "spindle/client/submit.h"
 #include "spindle/yarn/webhdfs.h"
 
 namespace spindle::client {
@@ -137,6 +138,30 @@ Result<std::unique_ptr<StagingArea>> StagingArea::open(const yarn::HadoopConfigu
   if (!hdfs) return hdfs.error();
   const auto directory = "/user/" + hdfs->options().user + "/.spindle/" + application_id;
   return std::unique_ptr<StagingArea>(std::make_unique<HdfsStaging>(std::move(*hdfs), directory));
+}
+
+Result<bool> remove_staging_left_behind(const yarn::HadoopConfiguration& configuration,
+                                        const std::string& application_id, const std::string& location) {
+  // The record is only a file on this machine: never remove more than a job's own directory.
+  if (!location.ends_with("/.spindle/" + application_id)) {
+    return make_error("the recorded staging location " + location + " is not a staging directory of " + application_id +
+                      ", so it was left alone");
+  }
+  if (!location.starts_with("hdfs://")) {
+    std::error_code ec;
+    const auto removed = std::filesystem::remove_all(location, ec);
+    if (ec) return make_error("cannot remove the staging directory " + location + ": " + ec.message());
+    return removed > 0;
+  }
+  auto hdfs = yarn::WebHdfs::from_configuration(configuration);
+  if (!hdfs) return hdfs.error();
+  const auto authority_end = location.find('/', std::string_view("hdfs://").size());
+  const auto path = authority_end == std::string::npos ? std::string() : location.substr(authority_end);
+  // Another cluster's directory cannot be reached through this one's NameNode.
+  if (path.empty() || hdfs->uri(path) != location) {
+    return make_error("the staging directory " + location + " is not on this cluster's file system " + hdfs->uri("/"));
+  }
+  return hdfs->remove(path, true);
 }
 
 }  // namespace spindle::client

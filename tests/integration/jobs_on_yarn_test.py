@@ -305,6 +305,20 @@ class FailingJobs(JobTest):
         self.assertEqual(wait_for_no_processes(application, 20), [])
         self.assertEqual(applications()[application]["state"], "killed")
 
+    def test_kill_right_after_submit_removes_the_staging_directory(self):
+        # Killed before its application master runs, the job has only the kill to clean up after it.
+        spec = self.spec({"worker": {"memory": "256 MiB", "command": "sleep 600"}}, "killed-at-once")
+        submitted = spindle("submit", "--json", self.write_spec(spec))
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+        self.assertIn(application, staged_jobs(), f"the job's staging directory is not in {STAGING_ROOT}")
+        killed = spindle("kill", application)
+        self.assertEqual(killed.returncode, 0, killed.stderr)
+        self.assertIn("KILLED", killed.stdout)
+        # No waiting: once the kill has answered, nothing of the job is left staged.
+        self.assertNotIn(application, staged_jobs(), "the kill left the staging directory: " + killed.stdout)
+        self.assertEqual(applications()[application]["state"], "killed")
+
 
 class BadInput(JobTest):
     @classmethod

@@ -40,6 +40,13 @@ struct SubmittedJob {
 Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
                                              const SubmitOptions& options);
 
+// Removes a job's staging directory, `location` as its record keeps it, if it
+// is still there once the job has ended. The application master removes it
+// as it stops, but a job killed before its master ran leaves it behind. True
+// when this call removed it, false when it was gone already.
+Result<bool> remove_staging_left_behind(const yarn::HadoopConfiguration& configuration,
+                                        const std::string& application_id, const std::string& location);
+
 // The configuration with the spec's Kerberos login (keytab and principal)
 // in place of the ticket cache, for submitting and following the job.
 yarn::HadoopConfiguration with_login(const yarn::HadoopConfiguration& configuration, const JobSpec& spec);
