@@ -166,6 +166,18 @@ class SecureJobs(unittest.TestCase):
 
     def test_without_a_ticket_nothing_is_submitted_and_the_sentence_says_kinit(self):
         user = READY["user_principal"].split("@")[0]
+        # "Nothing staged" means something only if the listing shows what a submission stages.
+        control = {"name": "staging-seen", "tasks": {"worker": {"command": "sleep 60"}}}
+        accepted = run("submit", "--json", self.write_spec(control, "control.json"), env=self.env)
+        self.assertEqual(accepted.returncode, 0, accepted.stderr)
+        answer = json.loads(accepted.stdout)
+        try:
+            staged = webhdfs_list(f"/user/{user}/.spindle", self.cache)
+        finally:
+            killed = run("kill", answer["application_id"], env=self.env)
+        self.assertIn(answer["application_id"], staged, f"the accepted job is not staged in /user/{user}/.spindle")
+        self.assertTrue(answer["staging"].endswith(f"/user/{user}/.spindle/{answer['application_id']}"), answer)
+        self.assertEqual(killed.returncode, 0, killed.stderr)
         staged_before = webhdfs_list(f"/user/{user}/.spindle", self.cache)
         listed = run("list", "--all", "--json", env=self.env)
         self.assertEqual(listed.returncode, 0, listed.stderr)
