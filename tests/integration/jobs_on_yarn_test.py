@@ -198,7 +198,8 @@ class TrainingJobs(JobTest):
         self.assertEqual(phases["chief:0"], "succeeded")
         self.assertEqual(phases["ps:0"], "stopped")
         self.assertEqual(phases["tensorboard:0"], "stopped")
-        logs = spindle("logs", outcome["application_id"], "tensorboard:0")
+        # Just after the end the NodeManagers may still be aggregating the logs: --follow waits for them.
+        logs = spindle("logs", outcome["application_id"], "tensorboard:0", "--follow", timeout=300)
         self.assertIn("TensorBoard", logs.stdout + logs.stderr)
         self.assert_left_nothing(outcome)
 
