@@ -192,6 +192,9 @@ public final class LocalYarnCluster {
     }
     dfs = startDfs();
     String defaultFs = ha ? "hdfs://" + NAMESERVICE : dfs.getURI().toString();
+    if (ha) {
+      makeNameserviceKnownToEveryConfiguration();
+    }
     Configuration yarnConf = yarnConfiguration(defaultFs);
 
     // MiniYARNCluster puts its work dirs under the test data dir, which defaults to ./target.
@@ -273,6 +276,25 @@ public final class LocalYarnCluster {
   private static String haAddresses(Configuration conf, String key) {
     return RM_IDS.stream().map(id -> id + "=" + conf.get(key + "." + id))
         .collect(Collectors.joining(","));
+  }
+
+  /**
+   * The NodeManagers' localizers and log aggregation build Configurations of their own, which
+   * read only the default resources: on a real node hdfs-site.xml, here nothing. So the
+   * nameservice goes into a default resource, found through the class loader of the threads
+   * that start YARN (their threads inherit it).
+   */
+  private void makeNameserviceKnownToEveryConfiguration() throws IOException {
+    File dir = new File(dataDir, "ha-classpath");
+    Files.createDirectories(dir.toPath());
+    Configuration client = new Configuration(false);
+    hdfsHaClientSettings().forEach(client::set);
+    try (OutputStream out = new FileOutputStream(new File(dir, "spindle-ha-client.xml"))) {
+      client.writeXml(out);
+    }
+    Thread.currentThread().setContextClassLoader(new java.net.URLClassLoader(
+        new java.net.URL[] {dir.toURI().toURL()}, LocalYarnCluster.class.getClassLoader()));
+    Configuration.addDefaultResource("spindle-ha-client.xml");
   }
 
   /**
