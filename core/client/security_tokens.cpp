@@ -15,9 +15,11 @@ constexpr int default_http_port = 9870;
 
 // One NameNode to get a token from, and how the token is to be named.
 struct NameNodeTarget {
-  std::string source;         // as the user or the configuration wrote it, for messages
-  std::string http_address;   // host:port of its WebHDFS server
-  std::string token_address;  // host:port the token's service names
+  std::string source;                          // as the user or the configuration wrote it, for messages
+  std::string http_address;                    // host:port of its WebHDFS server
+  std::vector<std::string> ha_http_addresses;  // an HA nameservice: each NameNode's WebHDFS server
+  std::string token_address;                   // host:port the token's service names
+  std::string ha_service;                      // an HA nameservice: the token's service, "ha-hdfs:<ns>"
   int token_default_port = default_rpc_port;
   std::string_view kind;
 };
@@ -38,7 +40,9 @@ std::string port_of(const std::string& address, int fallback) {
   return colon == std::string::npos ? std::to_string(fallback) : address.substr(colon + 1);
 }
 
-// HA NameNodes go by a nameservice, whose tokens Hadoop names "ha-hdfs:<ns>".
+// HA NameNodes go by a nameservice, whose tokens Hadoop names "ha-hdfs:<ns>"
+// (HAUtilClient.buildTokenServiceForLogicalUri); clients on the cluster look
+// them up by that name whichever NameNode is active.
 bool is_nameservice(const std::string& host, const yarn::HadoopConfiguration& configuration) {
   for (const auto& nameservice : configuration.get_list("dfs.nameservices")) {
     if (nameservice == host) return true;
@@ -53,12 +57,16 @@ Result<NameNodeTarget> target_for(const std::string& uri, const yarn::HadoopConf
     return make_error("file_systems lists \"" + uri + "\", not hdfs://host:port or webhdfs://host:port");
   }
   const auto host = host_of(authority);
-  if (is_nameservice(host, configuration)) {
-    return make_error(uri + " names the HA nameservice " + host +
-                      ", for which Spindle cannot get delegation tokens yet; name one NameNode as hdfs://host:port");
-  }
   NameNodeTarget target;
   target.source = uri;
+  if (!webhdfs && is_nameservice(authority, configuration)) {
+    auto namenodes = yarn::WebHdfs::nameservice_namenodes(configuration, authority);
+    if (!namenodes) return namenodes.error();
+    target.ha_http_addresses = std::move(*namenodes);
+    target.ha_service = yarn::ha_token_service(authority);
+    target.kind = yarn::hdfs_delegation_kind;
+    return target;
+  }
   if (webhdfs) {
     target.http_address = host + ":" + port_of(authority, default_http_port);
     target.token_address = target.http_address;
@@ -76,10 +84,13 @@ Result<NameNodeTarget> target_for(const std::string& uri, const yarn::HadoopConf
 Result<void> add_namenode_token(yarn::Credentials& credentials, yarn::WebHdfs::Options options,
                                 const NameNodeTarget& target, const std::string& renewer,
                                 const yarn::HadoopConfiguration& configuration) {
-  auto service = yarn::token_service(target.token_address, target.token_default_port, configuration);
+  auto service = target.ha_service.empty()
+                     ? yarn::token_service(target.token_address, target.token_default_port, configuration)
+                     : Result<std::string>(target.ha_service);
   if (!service) return service.error();
   if (credentials.tokens.count(*service)) return {};  // listed twice, or the default file system again
-  options.namenode_http = target.http_address;
+  options.namenode_http = target.ha_http_addresses.empty() ? target.http_address : target.ha_http_addresses.front();
+  options.namenodes = target.ha_http_addresses;
   yarn::WebHdfs namenode(std::move(options));
   auto token = namenode.delegation_token(renewer);
   if (!token) return token.error();
@@ -126,9 +137,10 @@ Result<yarn::Credentials> obtain_job_tokens(const JobSpec& spec, const yarn::Had
     default_fs.http_address = base->namenode_http;
     default_fs.token_address = hdfs->namenode_rpc_address();
     default_fs.kind = yarn::hdfs_delegation_kind;
-    if (is_nameservice(host_of(default_fs.token_address), configuration)) {
-      return make_error("fs.defaultFS is the HA nameservice " + base->default_fs +
-                        ", for which Spindle cannot get delegation tokens yet");
+    if (!base->nameservice.empty()) {
+      // As Hadoop names them for HA: the nameservice, whichever NameNode is active.
+      default_fs.ha_http_addresses = base->namenodes;
+      default_fs.ha_service = yarn::ha_token_service(base->nameservice);
     }
     targets.push_back(std::move(default_fs));
   }

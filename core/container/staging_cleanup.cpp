@@ -4,8 +4,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
+#include "spindle/yarn/hadoop_configuration.h"
 #include "spindle/yarn/token_service.h"
 #include "spindle/yarn/token_url_string.h"
 
@@ -35,7 +37,10 @@ std::string resolved_address(const std::string& host) {
   return host;
 }
 
-Result<void> remove_over_webhdfs(const std::string& location, const std::optional<yarn::Token>& delegation) {
+// `elsewhere` says whether another NameNode of the same nameservice might do it.
+Result<void> remove_over_webhdfs(const std::string& location, const std::optional<yarn::Token>& delegation,
+                                 bool& elsewhere) {
+  elsewhere = false;
   // http://host:port/path?query
   const auto rest = location.substr(std::string_view("http://").size());
   const auto slash = rest.find('/');
@@ -61,14 +66,56 @@ Result<void> remove_over_webhdfs(const std::string& location, const std::optiona
     http::response<http::string_body> response;
     http::read(stream, buffer, response);
     if (response.result_int() != 200) {
+      if (response.body().find("StandbyException") != std::string::npos) {
+        elsewhere = true;
+        return make_error("the NameNode at " + authority + " is standby");
+      }
       return make_error("WebHDFS at " + authority + " refused to remove the staging directory: HTTP " +
                         std::to_string(response.result_int()) + " " +
                         yarn::redact_token_parameters(response.body().substr(0, 300)));
     }
   } catch (const std::exception& e) {
+    elsewhere = true;
     return make_error("cannot remove the staging directory through WebHDFS at " + authority + ": " + e.what());
   }
   return {};
+}
+
+// The HTTP host:port of each NameNode of an HA nameservice, as
+// hdfs-site.xml gives them (WebHdfs reads them the same way; the container
+// binary links no HTTP client library, so it does not use WebHdfs).
+std::vector<std::string> nameservice_http_addresses(const yarn::HadoopConfiguration& configuration,
+                                                    const std::string& nameservice) {
+  std::vector<std::string> addresses;
+  for (const auto& id : configuration.get_list("dfs.ha.namenodes." + nameservice)) {
+    if (auto http = configuration.get("dfs.namenode.http-address." + nameservice + "." + id)) {
+      addresses.push_back(*http);
+    }
+  }
+  return addresses;
+}
+
+// The location names the NameNode that was active at submission; after an
+// HA failover it is standby (or gone), and the other NameNodes of its
+// nameservice, as the container's HADOOP_CONF_DIR lists them, are tried.
+Result<void> remove_over_ha_webhdfs(const std::string& location, const std::optional<yarn::Token>& delegation) {
+  bool elsewhere = false;
+  auto removed = remove_over_webhdfs(location, delegation, elsewhere);
+  if (removed || !elsewhere) return removed;
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) return removed;
+  const auto rest = location.substr(std::string_view("http://").size());
+  const auto authority = rest.substr(0, rest.find('/'));
+  for (const auto& nameservice : configuration->get_list("dfs.nameservices")) {
+    const auto namenodes = nameservice_http_addresses(*configuration, nameservice);
+    if (std::find(namenodes.begin(), namenodes.end(), authority) == namenodes.end()) continue;
+    for (const auto& other : namenodes) {
+      if (other == authority) continue;
+      auto again = remove_over_webhdfs("http://" + other + rest.substr(authority.size()), delegation, elsewhere);
+      if (again) return again;
+    }
+  }
+  return removed;
 }
 
 }  // namespace
@@ -97,7 +144,7 @@ Result<void> remove_staging(const std::string& location, const std::optional<yar
     if (ec) return make_error("cannot remove the staging directory " + location + ": " + ec.message());
     return {};
   }
-  if (location.starts_with("http://")) return remove_over_webhdfs(location, delegation);
+  if (location.starts_with("http://")) return remove_over_ha_webhdfs(location, delegation);
   return make_error("the staging location \"" + location + "\" is neither file:// nor a WebHDFS http:// URL");
 }
 

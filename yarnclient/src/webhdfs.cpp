@@ -2,6 +2,7 @@
 
 #include "spindle/yarn/cluster_identity.h"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -60,6 +61,28 @@ std::string escape_path(const std::string& path) {
   return out;
 }
 
+// A NameNode that is not the active one says so with 403 and a
+// StandbyException (or, while it becomes active, a RetriableException).
+bool standby_refusal(const http::Response& response) {
+  if (response.status != 403 && response.status != 503) return false;
+  const auto parsed = json::parse(response.body, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("RemoteException") ||
+      !parsed["RemoteException"].is_object()) {
+    return false;
+  }
+  const auto& exception = parsed["RemoteException"];
+  const auto name = exception.value("exception", std::string());
+  const auto message = exception.value("message", std::string());
+  return name == "StandbyException" || (name == "RetriableException" && message.find("standby") != std::string::npos);
+}
+
+std::string authority_host(const std::string& uri) {
+  std::string authority =
+      uri.substr(std::min(uri.size(), uri.find("://") == std::string::npos ? 0 : uri.find("://") + 3));
+  authority = authority.substr(0, authority.find_first_of("/?#"));
+  return authority.substr(0, authority.find(':'));
+}
+
 Result<json> json_answer(const std::string& what, const Result<http::Response>& response) {
   if (!response) return response.error();
   if (response->status >= 300) return remote_error(what, *response);
@@ -70,7 +93,49 @@ Result<json> json_answer(const std::string& what, const Result<http::Response>& 
 
 }  // namespace
 
-WebHdfs::WebHdfs(Options options) : options_(std::move(options)), cookies_(std::make_shared<http::AuthCookies>()) {}
+WebHdfs::WebHdfs(Options options)
+    : options_(std::move(options)),
+      cookies_(std::make_shared<http::AuthCookies>()),
+      single_{options_.namenode_http},
+      active_(std::make_shared<std::atomic<std::size_t>>(0)) {
+  if (options_.namenode_http.empty() && !options_.namenodes.empty())
+    options_.namenode_http = options_.namenodes.front();
+}
+
+const std::vector<std::string>& WebHdfs::namenode_list() const {
+  return options_.namenodes.empty() ? single_ : options_.namenodes;
+}
+
+std::string WebHdfs::active_namenode() const {
+  const auto& namenodes = namenode_list();
+  return namenodes[active_->load() % namenodes.size()];
+}
+
+Result<std::vector<std::string>> WebHdfs::nameservice_namenodes(const HadoopConfiguration& configuration,
+                                                                const std::string& nameservice) {
+  const auto ids = configuration.get_list("dfs.ha.namenodes." + nameservice);
+  if (ids.empty()) {
+    return make_error("the nameservice " + nameservice + " has no NameNodes in dfs.ha.namenodes." + nameservice +
+                      "; add their ids to hdfs-site.xml in HADOOP_CONF_DIR");
+  }
+  std::vector<std::string> addresses;
+  for (const auto& id : ids) {
+    const std::string suffix = nameservice + "." + id;
+    auto http = configuration.get("dfs.namenode.http-address." + suffix);
+    if (!http || http->starts_with("0.0.0.0:")) {
+      // Listening everywhere, or not said: the host of its RPC address, on the HTTP port.
+      auto rpc = configuration.get("dfs.namenode.rpc-address." + suffix);
+      if (!rpc) {
+        return make_error("NameNode " + id + " of " + nameservice + " has neither dfs.namenode.http-address." + suffix +
+                          " nor dfs.namenode.rpc-address." + suffix + "; add one to hdfs-site.xml in HADOOP_CONF_DIR");
+      }
+      const std::string port = http ? http->substr(8) : "9870";
+      http = rpc->substr(0, rpc->rfind(':')) + ":" + port;
+    }
+    addresses.push_back(*http);
+  }
+  return addresses;
+}
 
 Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configuration) {
   Options options;
@@ -78,7 +143,17 @@ Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configura
   if (!options.default_fs.starts_with("hdfs://")) {
     return make_error("fs.defaultFS is " + options.default_fs + ", not HDFS; WebHDFS needs an hdfs:// file system");
   }
-  options.namenode_http = configuration.get_or("dfs.namenode.http-address", "0.0.0.0:9870");
+  const std::string host = authority_host(options.default_fs);
+  const auto nameservices = configuration.get_list("dfs.nameservices");
+  if (std::find(nameservices.begin(), nameservices.end(), host) != nameservices.end()) {
+    auto namenodes = nameservice_namenodes(configuration, host);
+    if (!namenodes) return namenodes.error();
+    options.nameservice = host;
+    options.namenodes = std::move(*namenodes);
+    options.namenode_http = options.namenodes.front();
+  } else {
+    options.namenode_http = configuration.get_or("dfs.namenode.http-address", "0.0.0.0:9870");
+  }
   if (options.namenode_http.starts_with("0.0.0.0:")) {
     // The NameNode listens everywhere; reach it on fs.defaultFS's host.
     std::string host = options.default_fs.substr(7);
@@ -95,13 +170,41 @@ Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configura
 }
 
 std::string WebHdfs::url(const std::string& path, const std::string& operation, const std::string& extra) const {
+  return url_at(active_namenode(), path, operation, extra);
+}
+
+std::string WebHdfs::url_at(const std::string& namenode, const std::string& path, const std::string& operation,
+                            const std::string& extra) const {
   std::string who;
   if (options_.delegation) {
     who = "&delegation=" + encode_token_url_string(*options_.delegation);
   } else if (!options_.kerberos) {
     who = "&user.name=" + http::escape(options_.user);
   }
-  return "http://" + options_.namenode_http + "/webhdfs/v1" + escape_path(path) + "?op=" + operation + who + extra;
+  return "http://" + namenode + "/webhdfs/v1" + escape_path(path) + "?op=" + operation + who + extra;
+}
+
+Result<http::Response> WebHdfs::namenode_call(const std::string& what, const std::string& method,
+                                              const std::string& path, const std::string& operation,
+                                              const std::string& extra) {
+  const auto& namenodes = namenode_list();
+  const std::size_t first = active_->load() % namenodes.size();
+  std::string refusals;
+  for (std::size_t tried = 0; tried < namenodes.size(); ++tried) {
+    const std::size_t index = (first + tried) % namenodes.size();
+    http::Request request = new_request(method, url_at(namenodes[index], path, operation, extra));
+    auto response = http::perform(request);
+    if (namenodes.size() == 1) return response;
+    if (response && !standby_refusal(*response)) {
+      active_->store(index);
+      return response;
+    }
+    if (!response && response.error().kind == Error::Kind::authentication) return response.error();
+    refusals += std::string(refusals.empty() ? "" : "; ") + namenodes[index] +
+                (response ? " is standby" : " did not answer (" + response.error().message + ")");
+  }
+  return make_error(what + ": no NameNode of the nameservice " + options_.nameservice + " is active (" + refusals +
+                    "); check that one of them runs and is active (hdfs haadmin -getAllServiceState)");
 }
 
 http::Request WebHdfs::new_request(std::string method, std::string target) const {
@@ -122,9 +225,9 @@ std::string WebHdfs::namenode_rpc_address() const {
 }
 
 Result<Token> WebHdfs::delegation_token(const std::string& renewer) {
-  http::Request request = new_request("GET", url("/", "GETDELEGATIONTOKEN", "&renewer=" + http::escape(renewer)));
-  const std::string what = "getting a delegation token from the NameNode at " + options_.namenode_http;
-  auto answer = json_answer(what, http::perform(request));
+  const std::string what = "getting a delegation token from the NameNode at " + active_namenode();
+  auto answer =
+      json_answer(what, namenode_call(what, "GET", "/", "GETDELEGATIONTOKEN", "&renewer=" + http::escape(renewer)));
   if (!answer) return answer.error();
   const auto token = answer->find("Token");
   if (token == answer->end() || !token->is_object() || !token->contains("urlString") ||
@@ -135,26 +238,22 @@ Result<Token> WebHdfs::delegation_token(const std::string& renewer) {
 }
 
 Result<std::chrono::system_clock::time_point> WebHdfs::renew_delegation_token(const Token& token) {
-  http::Request request =
-      new_request("PUT", url("/", "RENEWDELEGATIONTOKEN", "&token=" + encode_token_url_string(token)));
-  auto answer =
-      json_answer("renewing a delegation token at the NameNode " + options_.namenode_http, http::perform(request));
+  const std::string what = "renewing a delegation token at the NameNode " + active_namenode();
+  auto answer = json_answer(
+      what, namenode_call(what, "PUT", "/", "RENEWDELEGATIONTOKEN", "&token=" + encode_token_url_string(token)));
   if (!answer) return answer.error();
   const auto expiry = answer->find("long");
   if (expiry == answer->end() || !expiry->is_number_integer()) {
-    return make_error("the NameNode at " + options_.namenode_http + " renewed the token but sent no new expiry");
+    return make_error("the NameNode at " + active_namenode() + " renewed the token but sent no new expiry");
   }
   return std::chrono::system_clock::time_point(std::chrono::milliseconds(expiry->get<std::int64_t>()));
 }
 
 Result<void> WebHdfs::cancel_delegation_token(const Token& token) {
-  http::Request request =
-      new_request("PUT", url("/", "CANCELDELEGATIONTOKEN", "&token=" + encode_token_url_string(token)));
-  auto response = http::perform(request);
+  const std::string what = "cancelling a delegation token at the NameNode " + active_namenode();
+  auto response = namenode_call(what, "PUT", "/", "CANCELDELEGATIONTOKEN", "&token=" + encode_token_url_string(token));
   if (!response) return response.error();
-  if (response->status != 200) {
-    return remote_error("cancelling a delegation token at the NameNode " + options_.namenode_http, *response);
-  }
+  if (response->status != 200) return remote_error(what, *response);
   return {};
 }
 
@@ -165,23 +264,22 @@ std::string WebHdfs::uri(const std::string& path) const {
 }
 
 Result<void> WebHdfs::mkdirs(const std::string& path, const std::string& permission) {
-  http::Request request = new_request("PUT", url(path, "MKDIRS", "&permission=" + permission));
-  auto answer = json_answer("creating " + path + " in HDFS", http::perform(request));
+  const std::string what = "creating " + path + " in HDFS";
+  auto answer = json_answer(what, namenode_call(what, "PUT", path, "MKDIRS", "&permission=" + permission));
   if (!answer) return answer.error();
   if (!answer->value("boolean", false)) return make_error("HDFS would not create the directory " + path);
   return {};
 }
 
 Result<HdfsFileStatus> WebHdfs::status(const std::string& path) {
-  http::Request request = new_request("GET", url(path, "GETFILESTATUS"));
-  auto answer = json_answer("looking at " + path + " in HDFS", http::perform(request));
+  const std::string what = "looking at " + path + " in HDFS";
+  auto answer = json_answer(what, namenode_call(what, "GET", path, "GETFILESTATUS"));
   if (!answer) return answer.error();
   return file_status((*answer)["FileStatus"]);
 }
 
 Result<bool> WebHdfs::exists(const std::string& path) {
-  http::Request request = new_request("GET", url(path, "GETFILESTATUS"));
-  auto response = http::perform(request);
+  auto response = namenode_call("looking at " + path + " in HDFS", "GET", path, "GETFILESTATUS");
   if (!response) return response.error();
   if (response->status == 404) return false;
   if (response->status >= 300) return remote_error("looking at " + path + " in HDFS", *response);
@@ -189,8 +287,8 @@ Result<bool> WebHdfs::exists(const std::string& path) {
 }
 
 Result<std::vector<HdfsFileStatus>> WebHdfs::list(const std::string& path) {
-  http::Request request = new_request("GET", url(path, "LISTSTATUS"));
-  auto answer = json_answer("listing " + path + " in HDFS", http::perform(request));
+  const std::string what = "listing " + path + " in HDFS";
+  auto answer = json_answer(what, namenode_call(what, "GET", path, "LISTSTATUS"));
   if (!answer) return answer.error();
   std::vector<HdfsFileStatus> entries;
   for (const auto& entry : (*answer)["FileStatuses"]["FileStatus"]) entries.push_back(file_status(entry));
@@ -198,28 +296,31 @@ Result<std::vector<HdfsFileStatus>> WebHdfs::list(const std::string& path) {
 }
 
 Result<bool> WebHdfs::remove(const std::string& path, bool recursive) {
-  http::Request request =
-      new_request("DELETE", url(path, "DELETE", std::string("&recursive=") + (recursive ? "true" : "false")));
-  auto answer = json_answer("deleting " + path + " in HDFS", http::perform(request));
+  const std::string what = "deleting " + path + " in HDFS";
+  auto answer = json_answer(
+      what, namenode_call(what, "DELETE", path, "DELETE", std::string("&recursive=") + (recursive ? "true" : "false")));
   if (!answer) return answer.error();
   return answer->value("boolean", false);
 }
 
 Result<bool> WebHdfs::rename(const std::string& from, const std::string& to) {
-  http::Request request = new_request("PUT", url(from, "RENAME", "&destination=" + escape_path(to)));
-  auto answer = json_answer("renaming " + from + " to " + to + " in HDFS", http::perform(request));
+  const std::string what = "renaming " + from + " to " + to + " in HDFS";
+  auto answer = json_answer(what, namenode_call(what, "PUT", from, "RENAME", "&destination=" + escape_path(to)));
   if (!answer) return answer.error();
   return answer->value("boolean", false);
 }
 
-Result<void> WebHdfs::write(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
-                            std::int64_t length, bool overwrite, TransferProgress progress) {
+Result<void> WebHdfs::write_once(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
+                                 std::int64_t length, bool overwrite, TransferProgress progress, bool& retriable) {
+  retriable = false;
   const std::string what = "writing " + path + " to HDFS";
   // The NameNode names a DataNode; the data goes there.
-  http::Request ask =
-      new_request("PUT", url(path, "CREATE", std::string("&overwrite=") + (overwrite ? "true" : "false")));
-  auto redirect = http::perform(ask);
-  if (!redirect) return redirect.error();
+  auto redirect =
+      namenode_call(what, "PUT", path, "CREATE", std::string("&overwrite=") + (overwrite ? "true" : "false"));
+  if (!redirect) {
+    retriable = namenode_list().size() > 1;
+    return redirect.error();
+  }
   if (redirect->status != 307 || redirect->header("location").empty()) return remote_error(what, *redirect);
   http::Request upload = new_request("PUT", redirect->header("location"));
   upload.read = std::move(source);
@@ -227,22 +328,47 @@ Result<void> WebHdfs::write(const std::string& path, std::function<std::size_t(c
   upload.progress = std::move(progress);
   upload.headers.emplace_back("Content-Type", "application/octet-stream");
   auto written = http::perform(upload);
+  if (written && written->status == 201) return {};
+  // The file exists now (CREATE made it) but holds only part of the data:
+  // it goes, so that nobody takes it for the whole. A DataNode whose
+  // NameNode failed over under it fails the transfer; starting again is safe.
+  retriable = !written || written->status >= 500 || standby_refusal(*written) ||
+              written->body.find("StandbyException") != std::string::npos;
+  // Unless the refusal was that the file is there already: that one is not ours.
+  if (!written || written->body.find("FileAlreadyExistsException") == std::string::npos) (void)remove(path, false);
   if (!written) return written.error();
-  if (written->status != 201) return remote_error(what, *written);
-  return {};
+  return remote_error(what, *written);
+}
+
+Result<void> WebHdfs::write_again(const std::string& path,
+                                  const std::function<std::function<std::size_t(char*, std::size_t)>()>& make_source,
+                                  std::int64_t length, bool overwrite, const TransferProgress& progress) {
+  bool retriable = false;
+  auto done = write_once(path, make_source(), length, overwrite, progress, retriable);
+  if (done || !retriable || namenode_list().size() < 2) return done;
+  // Once more from the start, to whichever NameNode is active now.
+  return write_once(path, make_source(), length, overwrite, progress, retriable);
+}
+
+Result<void> WebHdfs::write(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
+                            std::int64_t length, bool overwrite, TransferProgress progress) {
+  bool retriable = false;
+  return write_once(path, std::move(source), length, overwrite, std::move(progress), retriable);
 }
 
 Result<void> WebHdfs::write(const std::string& path, std::string_view data, bool overwrite) {
-  std::size_t offset = 0;
-  return write(
-      path,
-      [&](char* buffer, std::size_t size) {
-        const std::size_t n = std::min(size, data.size() - offset);
-        std::copy_n(data.data() + offset, n, buffer);
-        offset += n;
-        return n;
-      },
-      static_cast<std::int64_t>(data.size()), overwrite);
+  auto offset = std::make_shared<std::size_t>(0);
+  return write_again(path,
+                     [&] {
+                       *offset = 0;
+                       return [data, offset](char* buffer, std::size_t size) {
+                         const std::size_t n = std::min(size, data.size() - *offset);
+                         std::copy_n(data.data() + *offset, n, buffer);
+                         *offset += n;
+                         return n;
+                       };
+                     },
+                     static_cast<std::int64_t>(data.size()), overwrite, {});
 }
 
 Result<void> WebHdfs::upload(const std::filesystem::path& local, const std::string& path, bool overwrite,
@@ -250,35 +376,59 @@ Result<void> WebHdfs::upload(const std::filesystem::path& local, const std::stri
   std::error_code ec;
   const auto size = std::filesystem::file_size(local, ec);
   if (ec) return make_error(local.string() + " cannot be read: " + ec.message());
-  std::ifstream in(local, std::ios::binary);
-  if (!in) return make_error(local.string() + " cannot be opened for reading");
-  return write(
+  auto in = std::make_shared<std::ifstream>();
+  in->open(local, std::ios::binary);
+  if (!*in) return make_error(local.string() + " cannot be opened for reading");
+  return write_again(
       path,
-      [&](char* buffer, std::size_t room) {
-        in.read(buffer, static_cast<std::streamsize>(room));
-        return static_cast<std::size_t>(in.gcount());
+      [&] {
+        in->clear();
+        in->seekg(0);
+        return [in](char* buffer, std::size_t room) {
+          in->read(buffer, static_cast<std::streamsize>(room));
+          return static_cast<std::size_t>(in->gcount());
+        };
       },
-      static_cast<std::int64_t>(size), overwrite, std::move(progress));
+      static_cast<std::int64_t>(size), overwrite, progress);
 }
 
 Result<void> WebHdfs::read(const std::string& path, std::function<bool(std::string_view)> sink,
                            TransferProgress progress) {
-  http::Request request = new_request("GET", url(path, "OPEN"));
+  // The NameNode first, answered in memory (a standby's refusal must not
+  // reach the sink), then the data from the DataNode it names.
+  const std::string what = "reading " + path + " from HDFS";
+  auto located = namenode_call(what, "GET", path, "OPEN");
+  if (!located) return located.error();
+  if (located->status != 307 || located->header("location").empty()) {
+    if (located->status == 200) {  // a server that answers with the data itself
+      if (progress)
+        progress(static_cast<std::int64_t>(located->body.size()), static_cast<std::int64_t>(located->body.size()));
+      if (!located->body.empty()) sink(located->body);
+      return {};
+    }
+    return remote_error(what, *located);
+  }
+  http::Request request = new_request("GET", located->header("location"));
   request.follow_redirects = true;
   request.write = std::move(sink);
   request.progress = std::move(progress);
   auto response = http::perform(request);
   if (!response) return response.error();
-  if (response->status != 200) return remote_error("reading " + path + " from HDFS", *response);
+  if (response->status != 200) return remote_error(what, *response);
   return {};
 }
 
 Result<std::string> WebHdfs::read_range(const std::string& path, std::int64_t offset, std::int64_t length) {
-  http::Request request =
-      new_request("GET", url(path, "OPEN", "&offset=" + std::to_string(offset) + "&length=" + std::to_string(length)));
-  request.follow_redirects = true;
-  auto response = http::perform(request);
+  const std::string what = "reading " + path + " from HDFS at byte " + std::to_string(offset);
+  auto response = namenode_call(what, "GET", path, "OPEN",
+                                "&offset=" + std::to_string(offset) + "&length=" + std::to_string(length));
   if (!response) return response.error();
+  if (response->status == 307 && !response->header("location").empty()) {
+    http::Request request = new_request("GET", response->header("location"));
+    request.follow_redirects = true;
+    response = http::perform(request);
+    if (!response) return response.error();
+  }
   if (response->status != 200) {
     return remote_error("reading " + path + " from HDFS at byte " + std::to_string(offset), *response);
   }

@@ -99,5 +99,33 @@ TEST(JobTokens, ANameNodeThatFailsIsNamed) {
       << tokens.error().message;
 }
 
+// An HA nameservice: the token comes from whichever NameNode is active and
+// is named as Hadoop names it, "ha-hdfs:<nameservice>".
+TEST(JobTokens, AnHaNameserviceTokenIsNamedForTheNameservice) {
+  FakeHttpServer standby([](const std::string&) {
+    return FakeHttpServer::answer(
+        403, "Forbidden",
+        R"({"RemoteException":{"exception":"StandbyException","message":"Operation category READ is not supported in state standby"}})");
+  });
+  FakeHttpServer active(cluster());
+  auto configuration = secure_configuration(active);
+  configuration.set("fs.defaultFS", "hdfs://spindle-ns");
+  configuration.set("dfs.nameservices", "spindle-ns");
+  configuration.set("dfs.ha.namenodes.spindle-ns", "nn1,nn2");
+  configuration.set("dfs.namenode.http-address.spindle-ns.nn1", standby.address());
+  configuration.set("dfs.namenode.http-address.spindle-ns.nn2", active.address());
+  JobSpec spec;
+  spec.file_systems = {"hdfs://spindle-ns/data"};  // the same nameservice: one token
+  auto tokens = obtain_job_tokens(spec, configuration);
+  ASSERT_TRUE(tokens.ok()) << tokens.error().message;
+  ASSERT_EQ(tokens->tokens.size(), 2u);
+  ASSERT_TRUE(tokens->tokens.count("ha-hdfs:spindle-ns"));
+  const auto& hdfs = tokens->tokens.at("ha-hdfs:spindle-ns");
+  EXPECT_EQ(hdfs.kind, "HDFS_DELEGATION_TOKEN");
+  EXPECT_EQ(hdfs.service, "ha-hdfs:spindle-ns");
+  EXPECT_EQ(hdfs.identifier, namenode_token.identifier);
+  EXPECT_EQ(standby.requests().size(), 1u);
+}
+
 }  // namespace
 }  // namespace spindle::client

@@ -19,6 +19,12 @@ inline constexpr std::string_view rm_delegation_kind = "RM_DELEGATION_TOKEN";
 Result<std::string> token_service(std::string_view host_port, int default_port,
                                   const HadoopConfiguration& configuration);
 
+// The service of an HDFS token for an HA nameservice, "ha-hdfs:<ns>", as
+// Hadoop's clients name and look it up.
+inline std::string ha_token_service(std::string_view nameservice) {
+  return "ha-hdfs:" + std::string(nameservice);
+}
+
 // Who may renew the job's delegation tokens: the ResourceManager, which
 // renews them while the job runs. Hadoop (Master.getMasterPrincipal, used by
 // TokenCache) passes yarn.resourcemanager.principal with _HOST replaced by

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -18,6 +19,7 @@ namespace spindle::yarn {
 
 namespace http {
 struct Request;
+struct Response;
 class AuthCookies;
 }  // namespace http
 
@@ -36,12 +38,21 @@ using TransferProgress = std::function<void(std::int64_t done, std::int64_t tota
 
 // HDFS through the NameNode's WebHDFS REST API. Files stream in pieces in
 // both directions, so their size does not matter to memory.
+//
+// With an HA nameservice as fs.defaultFS it knows every NameNode's HTTP
+// address. Requests go to the one last found active; a standby's refusal
+// (403 StandbyException) or no answer sends them to the next, and the one
+// that answers is remembered by this object and its copies.
 class WebHdfs {
  public:
   struct Options {
     std::string namenode_http;  // host:port of the NameNode's HTTP server
-    std::string default_fs;     // hdfs://host:port, for the URIs YARN needs
-    std::string user;           // SIMPLE authentication (user.name)
+    // HA: every NameNode of the nameservice (host:port of each HTTP server,
+    // in dfs.ha.namenodes order). Empty: namenode_http alone.
+    std::vector<std::string> namenodes;
+    std::string nameservice;  // HA: the nameservice fs.defaultFS names
+    std::string default_fs;   // hdfs://host:port or hdfs://nameservice, for the URIs YARN needs
+    std::string user;         // SIMPLE authentication (user.name)
     // hadoop.security.authentication=kerberos: requests carry no user.name
     // and answer the NameNode's SPNEGO challenge from the ticket cache.
     // (A challenge is answered either way, so a stale client setting works.)
@@ -53,8 +64,13 @@ class WebHdfs {
   };
 
   explicit WebHdfs(Options options);
-  // From fs.defaultFS, dfs.namenode.http-address and hadoop.security.authentication.
+  // From fs.defaultFS, dfs.namenode.http-address and hadoop.security.authentication;
+  // for a nameservice, dfs.ha.namenodes.<ns> and dfs.namenode.http-address.<ns>.<id>.
   static Result<WebHdfs> from_configuration(const HadoopConfiguration& configuration);
+  // The HTTP host:port of each NameNode of an HA nameservice; an error when
+  // `nameservice` is not one of dfs.nameservices or an address is missing.
+  static Result<std::vector<std::string>> nameservice_namenodes(const HadoopConfiguration& configuration,
+                                                                const std::string& nameservice);
 
   Result<void> mkdirs(const std::string& path, const std::string& permission = "755");
   Result<HdfsFileStatus> status(const std::string& path);
@@ -64,6 +80,9 @@ class WebHdfs {
   Result<bool> rename(const std::string& from, const std::string& to);
 
   // Writes a file from a source that fills up to `size` bytes per call (0 ends).
+  // A failed transfer removes what it wrote, so no partial file remains
+  // that could be taken as whole. write(data) and upload() can start again
+  // and do, once, when a NameNode failover interrupted them.
   Result<void> write(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
                      std::int64_t length, bool overwrite, TransferProgress progress = {});
   Result<void> write(const std::string& path, std::string_view data, bool overwrite);
@@ -90,6 +109,8 @@ class WebHdfs {
 
   // host:port of the NameNode's RPC server, from default_fs (port 8020 if none).
   std::string namenode_rpc_address() const;
+  // host:port of the NameNode that answered last as active (HA), or the only one.
+  std::string active_namenode() const;
 
   // hdfs://host:port/path, as YARN's local resources name files.
   std::string uri(const std::string& path) const;
@@ -97,10 +118,24 @@ class WebHdfs {
 
  private:
   std::string url(const std::string& path, const std::string& operation, const std::string& extra = "") const;
+  std::string url_at(const std::string& namenode, const std::string& path, const std::string& operation,
+                     const std::string& extra) const;
   http::Request new_request(std::string method, std::string target) const;
+  // One request to the NameNode (never following a redirect), to the
+  // active one first and on to the others past a standby or silence.
+  Result<http::Response> namenode_call(const std::string& what, const std::string& method, const std::string& path,
+                                       const std::string& operation, const std::string& extra = "");
+  Result<void> write_once(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
+                          std::int64_t length, bool overwrite, TransferProgress progress, bool& retriable);
+  Result<void> write_again(const std::string& path,
+                           const std::function<std::function<std::size_t(char*, std::size_t)>()>& make_source,
+                           std::int64_t length, bool overwrite, const TransferProgress& progress);
+  const std::vector<std::string>& namenode_list() const;
 
   Options options_;
-  std::shared_ptr<http::AuthCookies> cookies_;  // shared by copies: one SPNEGO login serves them all
+  std::shared_ptr<http::AuthCookies> cookies_;        // shared by copies: one SPNEGO login serves them all
+  std::vector<std::string> single_;                   // {namenode_http} when there is no HA list
+  std::shared_ptr<std::atomic<std::size_t>> active_;  // index of the active NameNode, shared by copies
 };
 
 }  // namespace spindle::yarn

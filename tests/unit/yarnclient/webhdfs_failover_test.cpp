@@ -1,0 +1,148 @@
+// WebHDFS against an HA nameservice of scripted NameNodes: a standby's
+// refusal and a refused connection send requests to the other NameNode,
+// which is remembered; with no active NameNode the error names each; an
+// upload cut by a failover starts again and leaves no partial file.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+#include "fake_http_server.h"
+#include "spindle/yarn/webhdfs.h"
+
+namespace spindle::yarn {
+namespace {
+
+using testing::FakeHttpServer;
+
+const std::string standby_body =
+    R"({"RemoteException":{"exception":"StandbyException","javaClassName":"org.apache.hadoop.ipc.StandbyException",)"
+    R"("message":"Operation category READ is not supported in state standby"}})";
+
+std::string standby(const std::string&) {
+  return FakeHttpServer::answer(403, "Forbidden", standby_body, "Content-Type: application/json\r\n");
+}
+
+std::string active(const std::string& request) {
+  if (request.find("op=GETFILESTATUS") != std::string::npos) {
+    return FakeHttpServer::answer(200, "OK", R"({"FileStatus":{"type":"FILE","length":7,"pathSuffix":""}})");
+  }
+  if (request.find("op=MKDIRS") != std::string::npos) return FakeHttpServer::answer(200, "OK", R"({"boolean":true})");
+  return FakeHttpServer::answer(404, "Not Found", "");
+}
+
+// A port nothing listens on: bound, then closed.
+std::string refusing_address() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  socklen_t length = sizeof(address);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(fd);
+  return "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+}
+
+HadoopConfiguration nameservice(const std::string& nn1, const std::string& nn2) {
+  HadoopConfiguration configuration;
+  configuration.set("fs.defaultFS", "hdfs://spindle-ns");
+  configuration.set("dfs.nameservices", "spindle-ns");
+  configuration.set("dfs.ha.namenodes.spindle-ns", "nn1,nn2");
+  configuration.set("dfs.namenode.rpc-address.spindle-ns.nn1", "127.0.0.1:8020");
+  configuration.set("dfs.namenode.rpc-address.spindle-ns.nn2", "127.0.0.1:8021");
+  configuration.set("dfs.namenode.http-address.spindle-ns.nn1", nn1);
+  configuration.set("dfs.namenode.http-address.spindle-ns.nn2", nn2);
+  configuration.set("ipc.client.connect.timeout", "2000");
+  return configuration;
+}
+
+TEST(WebHdfsFailover, ReadsTheNameserviceFromTheConfiguration) {
+  auto hdfs = WebHdfs::from_configuration(nameservice("nn1.example:9870", "nn2.example:9870"));
+  ASSERT_TRUE(hdfs.ok()) << hdfs.error().message;
+  EXPECT_EQ(hdfs->options().nameservice, "spindle-ns");
+  EXPECT_EQ(hdfs->options().namenodes, (std::vector<std::string>{"nn1.example:9870", "nn2.example:9870"}));
+  // YARN's NodeManagers resolve the nameservice themselves.
+  EXPECT_EQ(hdfs->uri("/user/me/a.txt"), "hdfs://spindle-ns/user/me/a.txt");
+}
+
+TEST(WebHdfsFailover, AStandbysRefusalGoesToTheOtherWhichIsRemembered) {
+  FakeHttpServer nn1(standby);
+  FakeHttpServer nn2(active);
+  auto hdfs = WebHdfs::from_configuration(nameservice(nn1.address(), nn2.address()));
+  ASSERT_TRUE(hdfs.ok()) << hdfs.error().message;
+  auto status = hdfs->status("/a.txt");
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(status->length, 7);
+  EXPECT_EQ(hdfs->active_namenode(), nn2.address());
+  // The next requests, from this object or a copy, go to nn2 first.
+  WebHdfs copy = *hdfs;
+  ASSERT_TRUE(copy.mkdirs("/d").ok());
+  ASSERT_TRUE(hdfs->exists("/a.txt").ok());
+  EXPECT_EQ(nn1.requests().size(), 1u);
+  EXPECT_EQ(nn2.requests().size(), 3u);
+}
+
+TEST(WebHdfsFailover, ARefusedConnectionGoesToTheOther) {
+  FakeHttpServer nn2(active);
+  auto hdfs = WebHdfs::from_configuration(nameservice(refusing_address(), nn2.address()));
+  ASSERT_TRUE(hdfs.ok()) << hdfs.error().message;
+  auto status = hdfs->status("/a.txt");
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(hdfs->active_namenode(), nn2.address());
+}
+
+TEST(WebHdfsFailover, WithNoActiveNameNodeOneSentenceNamesBoth) {
+  FakeHttpServer nn1(standby);
+  const std::string nn2 = refusing_address();
+  auto hdfs = WebHdfs::from_configuration(nameservice(nn1.address(), nn2));
+  ASSERT_TRUE(hdfs.ok()) << hdfs.error().message;
+  auto status = hdfs->status("/a.txt");
+  ASSERT_FALSE(status.ok());
+  const auto& message = status.error().message;
+  EXPECT_TRUE(message.starts_with("looking at /a.txt in HDFS: no NameNode of the nameservice spindle-ns is active ("))
+      << message;
+  EXPECT_NE(message.find(nn1.address() + " is standby"), std::string::npos) << message;
+  EXPECT_NE(message.find(nn2 + " did not answer"), std::string::npos) << message;
+  EXPECT_NE(message.find("hdfs haadmin -getAllServiceState"), std::string::npos) << message;
+}
+
+TEST(WebHdfsFailover, AnUploadCutByAFailoverStartsAgainAndLeavesNoPartialFile) {
+  // The DataNode fails the first transfer (its NameNode went standby under
+  // it), then takes the second whole.
+  std::atomic<int> transfers = 0;
+  std::string received;
+  FakeHttpServer datanode([&](const std::string& request) {
+    if (++transfers == 1) {
+      return FakeHttpServer::answer(
+          403, "Forbidden",
+          R"({"RemoteException":{"exception":"StandbyException","message":"Operation category WRITE is not supported in state standby"}})");
+    }
+    received = request.substr(request.find("\r\n\r\n") + 4);
+    return FakeHttpServer::answer(201, "Created", "");
+  });
+  std::atomic<int> deletes = 0;
+  FakeHttpServer nn2([&](const std::string& request) {
+    if (request.find("op=CREATE") != std::string::npos) {
+      return FakeHttpServer::answer(307, "Temporary Redirect", "",
+                                    "Location: http://" + datanode.address() + "/webhdfs/v1/f?op=CREATE\r\n");
+    }
+    if (request.find("op=DELETE") != std::string::npos) {
+      ++deletes;
+      return FakeHttpServer::answer(200, "OK", R"({"boolean":true})");
+    }
+    return FakeHttpServer::answer(404, "Not Found", "");
+  });
+  FakeHttpServer nn1(standby);
+  auto hdfs = WebHdfs::from_configuration(nameservice(nn1.address(), nn2.address()));
+  ASSERT_TRUE(hdfs.ok()) << hdfs.error().message;
+  auto written = hdfs->write("/f", "the whole file", false);
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  EXPECT_EQ(transfers.load(), 2);
+  EXPECT_EQ(deletes.load(), 1);  // the cut one, before starting again
+  EXPECT_EQ(received, "the whole file");
+}
+
+}  // namespace
+}  // namespace spindle::yarn
