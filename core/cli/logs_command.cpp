@@ -117,11 +117,12 @@ int run_logs(const LogsOptions& options) {
       std::cerr << place.error().message << '\n';
       return exit_code_for_cluster_error(place.error());
     }
+    // Following, the whole files are only certain once they were collected.
     if (*place == client::LogPlace::aggregating && options.follow) {
       std::this_thread::sleep_for(std::chrono::seconds(2));
       continue;
     }
-    if (*place == client::LogPlace::aggregating || *place == client::LogPlace::not_kept) {
+    if (*place == client::LogPlace::not_kept) {
       std::cerr << logs->place_sentence(*place) << '\n';
       return exit_cluster_unreachable;
     }

@@ -194,7 +194,11 @@ Result<std::vector<LogText>> ContainerLogs::read(const LogContainer& container, 
       return read(container, files);
     }
     case LogPlace::aggregated: return state_->read_aggregated(container, files);
-    case LogPlace::aggregating:
+    case LogPlace::aggregating: {
+      // Until they hand the files over, the NodeManagers still have them.
+      if (auto from_node = state_->read_from_node(container, files)) return from_node;
+      return make_error(place_sentence(*state_->place));
+    }
     case LogPlace::not_kept: return make_error(place_sentence(*state_->place));
   }
   return make_error("no place holds the logs of " + state_->application_id);

@@ -49,7 +49,10 @@ class ContainerLogs {
   // The master's containers, one per attempt, oldest first ("master", or "master#2" ...).
   Result<std::vector<LogContainer>> master_containers();
   // Files of one container: `files` by name, or every file the container
-  // left when `files` is empty. Each error names the container and file.
+  // left when `files` is empty. While the NodeManagers are still collecting
+  // the logs of an ended job, their own copies serve; only when they cannot
+  // does the answer say that the logs are on their way. Each error names the
+  // container and file.
   Result<std::vector<LogText>> read(const LogContainer& container, const std::vector<std::string>& files);
   // The sentence for a place that holds no logs now (aggregating, not kept).
   std::string place_sentence(LogPlace place) const;
