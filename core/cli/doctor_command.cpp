@@ -13,6 +13,7 @@
 #include "spindle/core/shell_quote.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/application_master_client.h"
+#include "spindle/yarn/resource_manager_rest.h"
 #include "spindle/yarn/webhdfs.h"
 
 namespace spindle::cli {
@@ -74,6 +75,69 @@ struct Staging {
   }
 };
 
+// HA ResourceManagers: which one is active, and that the others answer, so
+// that a failover has somewhere to go.
+void check_resource_manager_ha(Checklist& checks, const yarn::HadoopConfiguration& configuration) {
+  const auto ids = configuration.resource_manager_ids();
+  if (ids.size() < 2) return;
+  auto rest = yarn::ResourceManagerRest::from_configuration(configuration);
+  std::string active;
+  std::string standbys;
+  std::string silent;
+  for (const auto& id : ids) {
+    const auto address = configuration.resource_manager_address(yarn::RmService::webapp, id);
+    auto info = rest.cluster_info_at(address);
+    const std::string state =
+        info && info->contains("clusterInfo") ? (*info)["clusterInfo"].value("haState", std::string()) : "";
+    if (!info) {
+      silent += (silent.empty() ? "" : ", ") + id + " at " + address + " (" + info.error().message + ")";
+    } else if (state == "ACTIVE") {
+      active += (active.empty() ? "" : ", ") + id + " at " + address;
+    } else {
+      standbys += (standbys.empty() ? "" : ", ") + id + " at " + address + " (" +
+                  (state.empty() ? std::string("no HA state") : state) + ")";
+    }
+  }
+  if (active.empty()) {
+    checks.fail("ResourceManager HA", "no ResourceManager says it is active; make one active (yarn rmadmin -failover)",
+                exit_cluster_unreachable);
+  } else if (!silent.empty()) {
+    checks.fail("ResourceManager HA",
+                active + " is active, but " + silent + " does not answer; start it, or a failover has nowhere to go",
+                exit_cluster_unreachable);
+  } else {
+    checks.ok("ResourceManager HA", active + " is active; standby " + standbys + " answers");
+  }
+}
+
+void check_namenode_ha(Checklist& checks, yarn::WebHdfs& hdfs) {
+  std::string active;
+  std::string standbys;
+  std::string silent;
+  for (const auto& namenode : hdfs.options().namenodes) {
+    auto state = hdfs.namenode_state(namenode);
+    if (!state) {
+      silent += (silent.empty() ? "" : ", ") + namenode + " (" + state.error().message + ")";
+    } else if (*state == "active") {
+      active += (active.empty() ? "" : ", ") + namenode;
+    } else {
+      standbys += (standbys.empty() ? "" : ", ") + namenode + " (" + *state + ")";
+    }
+  }
+  const std::string nameservice = "nameservice " + hdfs.options().nameservice + ": ";
+  if (active.empty()) {
+    checks.fail("NameNode HA", nameservice + "no NameNode says it is active; make one active (hdfs haadmin -failover)",
+                exit_cluster_unreachable);
+  } else if (!silent.empty()) {
+    checks.fail("NameNode HA",
+                nameservice + active + " is active, but " + silent +
+                    " does not answer; start it, or a failover has nowhere to go",
+                exit_cluster_unreachable);
+  } else {
+    checks.ok("NameNode HA", nameservice + active + " is active; standby " + standbys + " answers");
+  }
+}
+
 int run_doctor() {
   Checklist checks;
   auto configuration = yarn::HadoopConfiguration::from_environment();
@@ -99,6 +163,7 @@ int run_doctor() {
     return checks.exit_code();
   }
   checks.ok("ResourceManager", std::to_string(metrics->active) + " active NodeManager(s)");
+  check_resource_manager_ha(checks, *configuration);
 
   Staging staging;
   const std::string default_fs = configuration->get_or("fs.defaultFS", "file:///");
@@ -116,7 +181,8 @@ int run_doctor() {
                   exit_cluster_unreachable);
       return checks.exit_code();
     }
-    checks.ok("NameNode", "WebHDFS answers at " + staging.hdfs->options().namenode_http);
+    checks.ok("NameNode", "WebHDFS answers at " + staging.hdfs->active_namenode());
+    if (!staging.hdfs->options().namenodes.empty()) check_namenode_ha(checks, *staging.hdfs);
     staging.directory = "/tmp/spindle-doctor-" + user + "-" + std::to_string(::getpid());
   } else {
     checks.ok("file system", default_fs + " (plain files; fine when every node shares them)");

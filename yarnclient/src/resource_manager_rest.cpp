@@ -1,5 +1,6 @@
 #include "spindle/yarn/resource_manager_rest.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "spindle/yarn/cluster_identity.h"
@@ -11,7 +12,9 @@
 namespace spindle::yarn {
 
 ResourceManagerRest::ResourceManagerRest(Options options)
-    : options_(std::move(options)), cookies_(std::make_shared<http::AuthCookies>()) {}
+    : options_(std::move(options)),
+      cookies_(std::make_shared<http::AuthCookies>()),
+      active_(std::make_shared<std::atomic<std::size_t>>(0)) {}
 
 ResourceManagerRest ResourceManagerRest::from_configuration(const HadoopConfiguration& configuration) {
   Options options;
@@ -35,45 +38,82 @@ Result<nlohmann::json> ResourceManagerRest::get(const std::string& path) {
   return exchange("GET", path, "");
 }
 
+Result<nlohmann::json> ResourceManagerRest::exchange_at(const std::string& address, const std::string& method,
+                                                        const std::string& path, const std::string& body,
+                                                        bool& unreachable, std::string& problem) {
+  unreachable = false;
+  http::Request request;
+  request.method = method;
+  request.url = with_user("http://" + address + path);
+  request.headers.emplace_back("Accept", "application/json");
+  if (!body.empty()) {
+    request.body = body;
+    request.headers.emplace_back("Content-Type", "application/json");
+  }
+  request.connect_timeout = options_.connect_timeout;
+  request.timeout = options_.timeout;
+  request.follow_redirects = true;  // a standby ResourceManager may redirect to the active one
+  request.negotiate = true;
+  request.cookies = cookies_.get();
+  auto response = http::perform(request);
+  if (!response) {
+    if (response.error().kind == Error::Kind::authentication) return response.error();
+    unreachable = true;
+    problem = response.error().message;
+    return response.error();
+  }
+  if (response->status >= 300) {
+    auto refusal = nlohmann::json::parse(response->body, nullptr, false);
+    std::string message = "HTTP " + std::to_string(response->status);
+    if (refusal.is_object() && refusal.contains("RemoteException") && refusal["RemoteException"].is_object()) {
+      message = refusal["RemoteException"].value("message", message);
+    }
+    Error error = make_error("the ResourceManager at " + address + " answered " + path + " with " + message);
+    if (response->status == 401) error.kind = Error::Kind::authentication;
+    if (response->status == 404) error.kind = Error::Kind::not_found;
+    return error;
+  }
+  auto parsed = nlohmann::json::parse(response->body, nullptr, false);
+  if (parsed.is_discarded()) {
+    return make_error("the ResourceManager at " + address + " answered " + path + " with something not JSON");
+  }
+  return parsed;
+}
+
+std::vector<std::string> ResourceManagerRest::active_first() {
+  auto addresses = options_.web_addresses;
+  if (addresses.size() < 2) return addresses;
+  const std::size_t last = active_->load() % addresses.size();
+  for (std::size_t tried = 0; tried < addresses.size(); ++tried) {
+    const std::size_t index = (last + tried) % addresses.size();
+    auto info = cluster_info_at(addresses[index]);
+    if (info && info->contains("clusterInfo") && (*info)["clusterInfo"].value("haState", "") == "ACTIVE") {
+      active_->store(index);
+      std::rotate(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(index), addresses.end());
+      return addresses;
+    }
+  }
+  return addresses;  // none says it is active (failing over): each in turn
+}
+
+Result<nlohmann::json> ResourceManagerRest::cluster_info_at(const std::string& web_address) {
+  bool unreachable = false;
+  std::string problem;
+  return exchange_at(web_address, "GET", "/ws/v1/cluster/info", "", unreachable, problem);
+}
+
 Result<nlohmann::json> ResourceManagerRest::exchange(const std::string& method, const std::string& path,
                                                      const std::string& body) {
   std::string problems;
-  for (const auto& address : options_.web_addresses) {
-    http::Request request;
-    request.method = method;
-    request.url = with_user("http://" + address + path);
-    request.headers.emplace_back("Accept", "application/json");
-    if (!body.empty()) {
-      request.body = body;
-      request.headers.emplace_back("Content-Type", "application/json");
-    }
-    request.connect_timeout = options_.connect_timeout;
-    request.timeout = options_.timeout;
-    request.follow_redirects = true;  // a standby ResourceManager redirects to the active one
-    request.negotiate = true;
-    request.cookies = cookies_.get();
-    auto response = http::perform(request);
-    if (!response) {
-      if (response.error().kind == Error::Kind::authentication) return response.error();
-      problems += (problems.empty() ? "" : "; ") + response.error().message;
+  for (const auto& address : active_first()) {
+    bool unreachable = false;
+    std::string problem;
+    auto answer = exchange_at(address, method, path, body, unreachable, problem);
+    if (unreachable) {
+      problems += (problems.empty() ? "" : "; ") + problem;
       continue;
     }
-    if (response->status >= 300) {
-      auto refusal = nlohmann::json::parse(response->body, nullptr, false);
-      std::string message = "HTTP " + std::to_string(response->status);
-      if (refusal.is_object() && refusal.contains("RemoteException") && refusal["RemoteException"].is_object()) {
-        message = refusal["RemoteException"].value("message", message);
-      }
-      Error error = make_error("the ResourceManager at " + address + " answered " + path + " with " + message);
-      if (response->status == 401) error.kind = Error::Kind::authentication;
-      if (response->status == 404) error.kind = Error::Kind::not_found;
-      return error;
-    }
-    auto parsed = nlohmann::json::parse(response->body, nullptr, false);
-    if (parsed.is_discarded()) {
-      return make_error("the ResourceManager at " + address + " answered " + path + " with something not JSON");
-    }
-    return parsed;
+    return answer;
   }
   return make_error("cannot reach the ResourceManager's web server (" + problems +
                     "); check yarn.resourcemanager.webapp.address in yarn-site.xml");

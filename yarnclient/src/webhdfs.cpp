@@ -111,6 +111,17 @@ std::string WebHdfs::active_namenode() const {
   return namenodes[active_->load() % namenodes.size()];
 }
 
+Result<std::string> WebHdfs::namenode_state(const std::string& namenode) {
+  // A read through WebHDFS itself: what a client meets. (Its /jmx is no
+  // witness where several NameNodes share a JVM and so one MBean.)
+  http::Request request = new_request("GET", url_at(namenode, "/", "GETFILESTATUS", ""));
+  auto response = http::perform(request);
+  if (!response) return response.error();
+  if (response->status == 200) return std::string("active");
+  if (standby_refusal(*response)) return std::string("standby");
+  return remote_error("asking the NameNode at " + namenode + " for the root directory", *response);
+}
+
 Result<std::vector<std::string>> WebHdfs::nameservice_namenodes(const HadoopConfiguration& configuration,
                                                                 const std::string& nameservice) {
   const auto ids = configuration.get_list("dfs.ha.namenodes." + nameservice);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,12 @@ class AuthCookies;
 // The ResourceManager's REST API (/ws/v1/cluster) and the NodeManagers'
 // container logs, for what the RPC protocols do not tell: scheduler details,
 // attempts' containers, logs. Answers are the JSON the servers send.
+//
+// With HA ResourceManagers every request goes to the active one: a standby
+// may answer REST itself, with its own empty view (no applications, 404 for
+// a known one), or redirect. Which one is active each says in
+// /ws/v1/cluster/info (haState), which is asked before each request, the
+// last active first.
 class ResourceManagerRest {
  public:
   struct Options {
@@ -35,6 +42,9 @@ class ResourceManagerRest {
   static ResourceManagerRest from_configuration(const HadoopConfiguration& configuration);
 
   Result<nlohmann::json> cluster_info();
+  // /ws/v1/cluster/info of one ResourceManager (host:port of its web
+  // server), whatever its HA state, to tell which is active.
+  Result<nlohmann::json> cluster_info_at(const std::string& web_address);
   Result<nlohmann::json> applications(const std::string& type = "");
   Result<nlohmann::json> application(const std::string& application_id);
   Result<nlohmann::json> attempts(const std::string& application_id);
@@ -61,9 +71,14 @@ class ResourceManagerRest {
   Result<nlohmann::json> get(const std::string& path);
   Result<nlohmann::json> exchange(const std::string& method, const std::string& path, const std::string& body);
   std::string with_user(const std::string& url) const;
+  Result<nlohmann::json> exchange_at(const std::string& address, const std::string& method, const std::string& path,
+                                     const std::string& body, bool& unreachable, std::string& problem);
+  // The web addresses with the active ResourceManager's first (HA).
+  std::vector<std::string> active_first();
 
   Options options_;
-  std::shared_ptr<http::AuthCookies> cookies_;  // shared by copies: one SPNEGO login serves them all
+  std::shared_ptr<http::AuthCookies> cookies_;        // shared by copies: one SPNEGO login serves them all
+  std::shared_ptr<std::atomic<std::size_t>> active_;  // HA: index of the one last found active
 };
 
 }  // namespace spindle::yarn

@@ -111,6 +111,9 @@ class WebHdfs {
   std::string namenode_rpc_address() const;
   // host:port of the NameNode that answered last as active (HA), or the only one.
   std::string active_namenode() const;
+  // How one NameNode (host:port of its HTTP server) answers a read:
+  // "active" when it serves it, "standby" when it refuses as a standby.
+  Result<std::string> namenode_state(const std::string& namenode);
 
   // hdfs://host:port/path, as YARN's local resources name files.
   std::string uri(const std::string& path) const;
