@@ -202,13 +202,16 @@ class NameNodeFailover(HaJobTest):
             while time.monotonic() < deadline and not set(self.staged_names()) - before:
                 time.sleep(0.05)
             answers.append(local_yarn("failover-nn"))
+            answers.append(time.monotonic())
 
         thread = threading.Thread(target=fail_over_once_staging_starts)
         thread.start()
         submitted = spindle("submit", spec, "--json")
+        submitted_at = time.monotonic()
         thread.join()
         self.assertEqual(submitted.returncode, 0, submitted.stdout + submitted.stderr)
         self.assertRegex(answers[0], r"^nn[12] is active")
+        self.assertLess(answers[1], submitted_at, "the failover came only after the submission")
         application_id = json.loads(submitted.stdout)["application_id"]
         waited = wait_for(application_id)
         self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
