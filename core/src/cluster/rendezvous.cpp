@@ -7,6 +7,7 @@
 #include <condition_variable>
 
 #include "spindle/core/environment.h"
+#include "spindle/core/gzip.h"
 
 namespace spindle {
 
@@ -54,7 +55,26 @@ void Rendezvous::publish_locked() {
   nlohmann::json tasks = nlohmann::json::object();
   for (const auto& [task, address] : addresses->all()) tasks[task.to_string()] = address.to_string();
   version->tasks_json = tasks.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // The answer names each address once: the training cluster's lists give
+  // their tasks' addresses by position, so "tasks" adds only the others
+  // (evaluator, tensorboard). Sent to every executor, the repetition would
+  // more than double the traffic, and gzip's 32 KB window cannot find it.
+  const auto training = nlohmann::json::parse(version->cluster_json, nullptr, false);
+  nlohmann::json others = nlohmann::json::object();
+  for (const auto& [task, address] : addresses->all()) {
+    if (!training.is_object() || !training.contains(task.type)) others[task.to_string()] = address.to_string();
+  }
   version->addresses = std::move(*addresses);
+  auto answer = std::make_shared<std::string>();
+  answer->reserve(version->cluster_json.size() + 64);
+  *answer += "{\"version\":" + std::to_string(version->version) + ",\"cluster\":";
+  *answer += version->cluster_json;
+  *answer += ",\"tasks\":";
+  *answer += others.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  *answer += "}";
+  version->answer_gzip = std::make_shared<const std::string>(gzip_compress(*answer));
+  version->answer_json = std::move(answer);
+  ++encodings_;
   current_ = std::move(version);
 }
 
@@ -139,6 +159,11 @@ std::vector<TaskId> Rendezvous::missing() const {
 std::size_t Rendezvous::registered_count() const {
   std::lock_guard lock(mutex_);
   return addresses_.size();
+}
+
+std::size_t Rendezvous::encodings() const {
+  std::lock_guard lock(mutex_);
+  return encodings_;
 }
 
 std::size_t Rendezvous::waiting_count() const {

@@ -5,6 +5,8 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include "spindle/core/gzip.h"
+
 namespace spindle {
 namespace {
 
@@ -35,13 +37,16 @@ JobApiClient::JobApiClient(std::string host, std::uint16_t port, std::string sec
 JobApiClient::~JobApiClient() = default;
 
 Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, const std::string& target,
-                                                    const std::string& body, std::chrono::milliseconds timeout) {
+                                                    const std::string& body, std::chrono::milliseconds timeout,
+                                                    const Headers& headers) {
   const std::string where = "the application master's API at " + host_ + ":" + std::to_string(port_);
   // One retry on a fresh connection: a kept-alive one may have been closed.
   for (int attempt = 0; attempt < 2; ++attempt) {
     beast::error_code ec;
     if (!connection_) {
       auto fresh = std::make_unique<Connection>();
+      // A cluster answer is tens of KB; a buffer that starts small reads it 512 bytes at a time.
+      fresh->buffer.reserve(64 * 1024);
       tcp::resolver resolver(fresh->io);
       const auto endpoints = resolver.resolve(host_, std::to_string(port_), ec);
       if (!ec) {
@@ -56,6 +61,7 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
     request.set(http::field::host, host_);
     request.set("X-Spindle-Secret", secret_);
     request.keep_alive(true);
+    for (const auto& [name, value] : headers) request.set(name, value);
     if (!body.empty()) {
       request.set(http::field::content_type, "application/json");
       request.body() = body;
@@ -71,7 +77,12 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
       return make_error(where + " did not answer: " + ec.message());
     }
     if (!response.keep_alive()) connection_.reset();
-    return Answer{static_cast<int>(response.result_int()), std::move(response.body())};
+    const auto encoding = response[http::field::content_encoding];
+    const bool gzip = beast::iequals(encoding, "gzip");
+    if (!gzip && !encoding.empty() && !beast::iequals(encoding, "identity")) {
+      return make_error(where + " answered in an encoding this client cannot read: " + std::string(encoding));
+    }
+    return Answer{static_cast<int>(response.result_int()), std::move(response.body()), gzip};
   }
   return make_error("cannot reach " + where);
 }
@@ -97,11 +108,19 @@ Result<void> JobApiClient::register_task(const TaskId& task, const HostPort& add
 
 Result<std::optional<PublishedCluster>> JobApiClient::cluster_after(std::uint64_t after,
                                                                     std::chrono::milliseconds wait) {
+  Headers headers{{"Accept-Encoding", "gzip"}};
+  if (after > 0) headers.emplace_back("If-None-Match", "\"" + std::to_string(after) + "\"");
   auto answer =
       exchange("GET", "/v1/cluster?after=" + std::to_string(after) + "&wait_ms=" + std::to_string(wait.count()), "",
-               wait + timeout_);
+               wait + timeout_, headers);
   if (!answer) return answer.error();
-  if (answer->status == 204) return std::optional<PublishedCluster>{};
+  if (answer->status == 204 || answer->status == 304) return std::optional<PublishedCluster>{};
+  if (answer->gzip) {
+    auto plain = gzip_decompress(answer->body);
+    if (!plain) return make_error("the application master's cluster answer cannot be read: " + plain.error().message);
+    answer->body = std::move(*plain);
+    answer->gzip = false;
+  }
   if (answer->status != 200) {
     return make_error("the application master gave no cluster: " + message_of(answer->body, answer->status));
   }
@@ -111,6 +130,17 @@ Result<std::optional<PublishedCluster>> JobApiClient::cluster_after(std::uint64_
     return make_error("the application master's cluster answer is not {\"version\", \"cluster\"}");
   }
   PublishedCluster published{parsed["version"].get<std::uint64_t>(), parsed["cluster"].dump(), {}};
+  // The training cluster's lists give their tasks' addresses by position;
+  // "tasks" names the rest (and, from an older master, every task again).
+  for (const auto& [type, list] : parsed["cluster"].items()) {
+    if (!list.is_array()) return make_error("the application master's cluster lists no addresses for " + type);
+    for (std::size_t index = 0; index < list.size(); ++index) {
+      auto address =
+          list[index].is_string() ? parse_host_port(list[index].get<std::string>()) : make_error("not a string");
+      if (!address) return make_error("the application master's cluster names a bad address for " + type);
+      published.addresses[TaskId{type, static_cast<int>(index)}] = *address;
+    }
+  }
   if (parsed.contains("tasks") && parsed["tasks"].is_object()) {
     for (const auto& [name, value] : parsed["tasks"].items()) {
       auto task = parse_task_id(name);

@@ -57,6 +57,81 @@ std::optional<std::uint64_t> query_number(std::string_view query, std::string_vi
   return std::nullopt;
 }
 
+// Whether an Accept-Encoding header takes gzip: a "gzip" (or "*") coding
+// that is not refused with q=0.
+bool accepts_gzip(std::string_view header) {
+  const auto trim = [](std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    return text;
+  };
+  std::size_t start = 0;
+  while (start < header.size()) {
+    const auto end = std::min(header.find(',', start), header.size());
+    const auto item = header.substr(start, end - start);
+    start = end + 1;
+    const auto semicolon = item.find(';');
+    const auto coding = trim(item.substr(0, semicolon));
+    const bool gzip = coding.size() == 4 &&
+                      std::equal(coding.begin(), coding.end(), "gzip", [](char a, char b) { return (a | 0x20) == b; });
+    if (!gzip && coding != "*") continue;
+    if (semicolon == std::string_view::npos) return true;
+    auto parameter = trim(item.substr(semicolon + 1));
+    if (!parameter.starts_with("q=") && !parameter.starts_with("Q=")) return true;
+    parameter.remove_prefix(2);
+    // q=0, q=0.0, q=0.000: refused; any other weight accepts.
+    if (parameter.empty() || parameter.find_first_not_of("0.") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+std::string etag_of(std::uint64_t version) {
+  return "\"" + std::to_string(version) + "\"";
+}
+
+// The newest version named by an If-None-Match header of our own ETags.
+std::optional<std::uint64_t> version_of_etags(std::string_view header) {
+  std::optional<std::uint64_t> newest;
+  std::size_t start = 0;
+  while (start < header.size()) {
+    const auto end = std::min(header.find(',', start), header.size());
+    auto tag = header.substr(start, end - start);
+    start = end + 1;
+    while (!tag.empty() && tag.front() == ' ') tag.remove_prefix(1);
+    while (!tag.empty() && tag.back() == ' ') tag.remove_suffix(1);
+    if (tag.starts_with("W/")) tag.remove_prefix(2);
+    if (tag.size() < 3 || tag.front() != '"' || tag.back() != '"') continue;
+    tag = tag.substr(1, tag.size() - 2);
+    std::uint64_t value = 0;
+    auto [ptr, ec] = std::from_chars(tag.data(), tag.data() + tag.size(), value);
+    if (ec == std::errc() && ptr == tag.data() + tag.size()) newest = std::max(newest.value_or(0), value);
+  }
+  return newest;
+}
+
+// A response body that refers to a buffer shared by every response that
+// sends it: a cluster version is written to thousands of executors from the
+// one copy the rendezvous encoded.
+struct SharedBody {
+  using value_type = std::shared_ptr<const std::string>;
+  static std::uint64_t size(const value_type& body) { return body ? body->size() : 0; }
+  class writer {
+   public:
+    using const_buffers_type = net::const_buffer;
+    template <bool isRequest, class Fields>
+    writer(const http::header<isRequest, Fields>&, const value_type& body) : body_(body) {}
+    void init(beast::error_code& ec) { ec = {}; }
+    boost::optional<std::pair<const_buffers_type, bool>> get(beast::error_code& ec) {
+      ec = {};
+      if (!body_ || body_->empty()) return boost::none;
+      return {{net::const_buffer(body_->data(), body_->size()), false}};
+    }
+
+   private:
+    const value_type& body_;
+  };
+};
+
 class Server;
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -86,6 +161,10 @@ class Session : public std::enable_shared_from_this<Session> {
     reply(answering(request), status, std::move(body));
   }
   void reply(Answering to, http::status status, std::string body, std::string_view content_type = "application/json");
+  void reply_cluster(Answering to, const ClusterVersion& version, bool gzip);
+  void reply_not_modified(Answering to, std::uint64_t version);
+  template <typename Message>
+  void send(std::shared_ptr<Message> response);
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
@@ -395,7 +474,13 @@ void Session::handle_events(const Request& request, std::string_view query) {
 }
 
 void Session::handle_cluster(const Request& request, std::string_view query) {
-  const std::uint64_t after = query_number(query, "after").value_or(0);
+  const auto accept_encoding = request[http::field::accept_encoding];
+  const bool gzip = accepts_gzip(std::string_view(accept_encoding.data(), accept_encoding.size()));
+  // An executor names the version it holds by its ETag (or by ?after=N);
+  // while nothing newer comes, it is told 304 and keeps what it has.
+  const auto if_none_match = request[http::field::if_none_match];
+  const auto held = version_of_etags(std::string_view(if_none_match.data(), if_none_match.size()));
+  const std::uint64_t after = std::max(query_number(query, "after").value_or(0), held.value_or(0));
   const auto wait = std::chrono::milliseconds(std::min<std::uint64_t>(
       query_number(query, "wait_ms").value_or(0), static_cast<std::uint64_t>(server_.options().longest_wait.count())));
   auto answered = std::make_shared<std::atomic<bool>>(false);
@@ -403,21 +488,24 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
   const Answering to = answering(request);
   std::weak_ptr<Session> weak = self;  // see handle_events
   auto& rendezvous = server_.rendezvous();
-  const auto ticket = rendezvous.when_newer(after, [weak, answered, to](std::shared_ptr<const ClusterVersion> version) {
-    auto session = weak.lock();
-    if (!session || answered->exchange(true)) return;  // gone, or the wait already ended
-    net::post(session->stream_.get_executor(), [session, to, version] {
-      session->poll_timer_.cancel();
-      session->reply(to, http::status::ok,
-                     "{\"version\":" + std::to_string(version->version) + ",\"cluster\":" + version->cluster_json +
-                         ",\"tasks\":" + version->tasks_json + "}");
-    });
-  });
+  const auto ticket =
+      rendezvous.when_newer(after, [weak, answered, to, gzip](std::shared_ptr<const ClusterVersion> version) {
+        auto session = weak.lock();
+        if (!session || answered->exchange(true)) return;  // gone, or the wait already ended
+        net::post(session->stream_.get_executor(), [session, to, gzip, version = std::move(version)] {
+          session->poll_timer_.cancel();
+          session->reply_cluster(to, *version, gzip);
+        });
+      });
   poll_timer_.expires_after(wait);
-  poll_timer_.async_wait([self, answered, to, &rendezvous, ticket](beast::error_code ec) {
+  poll_timer_.async_wait([self, answered, to, &rendezvous, ticket, held](beast::error_code ec) {
     if (ec || answered->exchange(true)) return;
     rendezvous.forget(ticket);
-    self->reply(to, http::status::no_content, "");
+    if (held) {
+      self->reply_not_modified(to, *held);
+    } else {
+      self->reply(to, http::status::no_content, "");
+    }
   });
 }
 
@@ -439,6 +527,38 @@ void Session::reply(Answering to, http::status status, std::string body, std::st
   response->keep_alive(to.keep_alive);
   response->body() = std::move(body);
   response->prepare_payload();
+  send(std::move(response));
+}
+
+void Session::reply_cluster(Answering to, const ClusterVersion& version, bool gzip) {
+  auto response = std::make_shared<http::response<SharedBody>>(http::status::ok, to.version);
+  response->set(http::field::server, "spindle");
+  response->set(http::field::content_type, "application/json");
+  response->set(http::field::etag, etag_of(version.version));
+  response->set(http::field::vary, "Accept-Encoding");
+  // Only the headers are this response's own; the body is the version's.
+  if (gzip && version.answer_gzip && !version.answer_gzip->empty()) {
+    response->set(http::field::content_encoding, "gzip");
+    response->body() = version.answer_gzip;
+  } else {
+    response->body() = version.answer_json;
+  }
+  response->keep_alive(to.keep_alive);
+  response->prepare_payload();
+  send(std::move(response));
+}
+
+void Session::reply_not_modified(Answering to, std::uint64_t version) {
+  auto response = std::make_shared<http::response<http::empty_body>>(http::status::not_modified, to.version);
+  response->set(http::field::server, "spindle");
+  response->set(http::field::etag, etag_of(version));
+  response->set(http::field::vary, "Accept-Encoding");
+  response->keep_alive(to.keep_alive);
+  send(std::move(response));
+}
+
+template <typename Message>
+void Session::send(std::shared_ptr<Message> response) {
   http::async_write(stream_, *response, [self = shared_from_this(), response](beast::error_code ec, std::size_t) {
     if (ec || !response->keep_alive()) {
       beast::error_code ignored;

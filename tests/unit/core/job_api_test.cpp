@@ -6,6 +6,9 @@
 #include <future>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
+#include "spindle/core/gzip.h"
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/spec_parser.h"
@@ -34,8 +37,9 @@ class JobApi : public ::testing::Test {
   JobApiClient client(const std::string& secret = "s3cret") {
     return JobApiClient("127.0.0.1", server_->port(), secret, 5s);
   }
-  // Sends raw bytes and returns whatever comes back before the server closes or 2 s pass.
-  std::string raw(const std::string& bytes) {
+  // Sends raw bytes and returns whatever comes back before the server closes
+  // or `seconds` pass without a byte.
+  std::string raw(const std::string& bytes, long seconds = 2) {
     namespace net = boost::asio;
     net::io_context io;
     net::ip::tcp::socket socket(io);
@@ -46,7 +50,7 @@ class JobApi : public ::testing::Test {
     std::string answer;
     std::array<char, 4096> buffer{};
     socket.non_blocking(false);
-    ::timeval limit{2, 0};
+    ::timeval limit{seconds, 0};
     ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
     while (true) {
       const std::size_t n = socket.read_some(net::buffer(buffer), ec);
@@ -136,6 +140,143 @@ TEST_F(JobApi, ASecondContainerForOneTaskIsAConflict) {
   auto stranger = api.register_task({"chief", 0}, {"h0", 1}, "c0");
   ASSERT_FALSE(stranger.ok());
   EXPECT_NE(stranger.error().message.find("chief:0 is not a task of this job"), std::string::npos);
+}
+
+// The HTTP answer's body: what follows the blank line after the headers.
+std::string body_of(const std::string& answer) {
+  const auto blank = answer.find("\r\n\r\n");
+  return blank == std::string::npos ? std::string() : answer.substr(blank + 4);
+}
+
+std::string cluster_request(const std::string& extra_headers, const std::string& query = "after=0&wait_ms=0") {
+  return "GET /v1/cluster?" + query + " HTTP/1.1\r\nHost: x\r\nX-Spindle-Secret: s3cret\r\n" + extra_headers +
+         "Connection: close\r\n\r\n";
+}
+
+TEST_F(JobApi, AGzipAnswerDecodesToTheSameSpec) {
+  auto api = client();
+  ASSERT_TRUE(api.register_task({"worker", 0}, {"h0", 2000}, "c0").ok());
+  ASSERT_TRUE(api.register_task({"worker", 1}, {"h1", 2001}, "c1").ok());
+  const std::string plain = raw(cluster_request(""));
+  const std::string compressed = raw(cluster_request("Accept-Encoding: br, gzip\r\n"));
+  ASSERT_NE(compressed.find("HTTP/1.1 200"), std::string::npos) << compressed.substr(0, 200);
+  EXPECT_NE(compressed.find("Content-Encoding: gzip\r\n"), std::string::npos);
+  EXPECT_NE(compressed.find("ETag: \"1\"\r\n"), std::string::npos);
+  auto expanded = gzip_decompress(body_of(compressed));
+  ASSERT_TRUE(expanded.ok()) << expanded.error().message;
+  EXPECT_EQ(*expanded, body_of(plain));
+  // The client asks for gzip and reads it back.
+  auto cluster = api.cluster_after(0, 1s);
+  ASSERT_TRUE(cluster.ok() && cluster->has_value());
+  EXPECT_EQ((*cluster)->cluster_json, R"({"worker":["h0:2000","h1:2001"]})");
+  EXPECT_EQ((*cluster)->addresses.at(TaskId{"worker", 1}).to_string(), "h1:2001");
+}
+
+TEST_F(JobApi, TheSameVersionIsNotSentAgain) {
+  auto api = client();
+  ASSERT_TRUE(api.register_task({"worker", 0}, {"h0", 1}, "c0").ok());
+  ASSERT_TRUE(api.register_task({"worker", 1}, {"h1", 1}, "c1").ok());
+  const std::string unchanged = raw(cluster_request("If-None-Match: \"1\"\r\nAccept-Encoding: gzip\r\n", "wait_ms=0"));
+  EXPECT_NE(unchanged.find("HTTP/1.1 304"), std::string::npos) << unchanged;
+  EXPECT_NE(unchanged.find("ETag: \"1\"\r\n"), std::string::npos) << unchanged;
+  EXPECT_EQ(body_of(unchanged), "");
+  // A tag of an older version gets the newest at once.
+  const std::string stale = raw(cluster_request("If-None-Match: W/\"0\"\r\n", "wait_ms=0"));
+  EXPECT_NE(stale.find("HTTP/1.1 200"), std::string::npos) << stale;
+  auto none = api.cluster_after(1, 50ms);
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_FALSE(none->has_value());
+}
+
+TEST_F(JobApi, AClientThatDoesNotAskForGzipGetsPlainJson) {
+  auto api = client();
+  ASSERT_TRUE(api.register_task({"worker", 0}, {"h0", 1}, "c0").ok());
+  ASSERT_TRUE(api.register_task({"worker", 1}, {"h1", 1}, "c1").ok());
+  for (const std::string headers : {"", "Accept-Encoding: gzip;q=0, identity\r\n", "Accept-Encoding: br\r\n"}) {
+    const std::string answer = raw(cluster_request(headers));
+    EXPECT_EQ(answer.find("Content-Encoding"), std::string::npos) << headers;
+    const auto parsed = nlohmann::json::parse(body_of(answer), nullptr, false);
+    ASSERT_TRUE(parsed.is_object()) << headers << answer;
+    EXPECT_EQ(parsed["version"], 1);
+    EXPECT_EQ(parsed["cluster"]["worker"][1], "h1:1");
+  }
+}
+
+TEST_F(JobApi, EveryWaiterIsAnsweredFromTheOneEncoding) {
+  auto api = client();
+  ASSERT_TRUE(api.register_task({"worker", 0}, {"h0", 1}, "c0").ok());
+  constexpr int waiters = 24;
+  std::vector<std::future<std::string>> polls;
+  for (int i = 0; i < waiters; ++i) {
+    polls.push_back(std::async(std::launch::async, [this, i] {
+      return raw(cluster_request(i % 2 ? "Accept-Encoding: gzip\r\n" : "", "after=0&wait_ms=60000"), 60);
+    }));
+  }
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (rendezvous_.waiting_count() < waiters && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_EQ(rendezvous_.waiting_count(), static_cast<std::size_t>(waiters));
+  EXPECT_EQ(rendezvous_.encodings(), 0u);
+  ASSERT_TRUE(api.register_task({"worker", 1}, {"h1", 1}, "c1").ok());
+  const auto version = rendezvous_.current();
+  ASSERT_TRUE(version);
+  for (int i = 0; i < waiters; ++i) {
+    const std::string answer = polls[i].get();
+    EXPECT_EQ(body_of(answer), i % 2 ? *version->answer_gzip : *version->answer_json) << i;
+  }
+  EXPECT_EQ(rendezvous_.encodings(), 1u);
+
+  // A restarted task's new address is one more encoding, sent to everyone waiting.
+  auto next = std::async(std::launch::async, [this] {
+    return raw(cluster_request("If-None-Match: \"1\"\r\nAccept-Encoding: gzip\r\n", "wait_ms=60000"), 60);
+  });
+  while (rendezvous_.waiting_count() < 1 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+  }
+  rendezvous_.task_restarting({"worker", 1});
+  ASSERT_TRUE(api.register_task({"worker", 1}, {"h9", 1}, "c1-again").ok());
+  auto expanded = gzip_decompress(body_of(next.get()));
+  ASSERT_TRUE(expanded.ok()) << expanded.error().message;
+  EXPECT_NE(expanded->find(R"({"worker":["h0:1","h9:1"]})"), std::string::npos) << *expanded;
+  EXPECT_EQ(rendezvous_.encodings(), 2u);
+}
+
+TEST(JobApiClient, TasksOutsideTheTrainingClusterAreNamedOnce) {
+  SpecParseOptions parse;
+  parse.check_files = false;
+  auto spec = parse_job_spec("command: x\ntasks: {chief: {}, worker: {instances: 2}, evaluator: {}}\n", parse);
+  ASSERT_TRUE(spec.ok()) << spec.error().front().message;
+  Rendezvous rendezvous(*spec);
+  JobApiOptions options;
+  options.bind_address = "127.0.0.1";
+  options.secret = "s";
+  auto server = JobApiServer::start(rendezvous, options);
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  JobApiClient api("127.0.0.1", (*server)->port(), "s", 5s);
+  const std::vector<std::pair<TaskId, HostPort>> tasks{
+      {{"chief", 0}, {"c", 1}}, {{"worker", 0}, {"w0", 2}}, {{"worker", 1}, {"w1", 3}}, {{"evaluator", 0}, {"e", 4}}};
+  for (const auto& [task, address] : tasks) ASSERT_TRUE(api.register_task(task, address, task.to_string()).ok());
+  EXPECT_EQ(*rendezvous.current()->answer_json, R"({"version":1,"cluster":{"chief":["c:1"],"worker":["w0:2","w1:3"]},)"
+                                                R"("tasks":{"evaluator:0":"e:4"}})");
+  auto cluster = api.cluster_after(0, 1s);
+  ASSERT_TRUE(cluster.ok() && cluster->has_value());
+  ASSERT_EQ((*cluster)->addresses.size(), tasks.size());
+  for (const auto& [task, address] : tasks) EXPECT_EQ((*cluster)->addresses.at(task), address) << task.to_string();
+}
+
+TEST(Gzip, DamagedOrEndlessInputIsRefused) {
+  const std::string text(100'000, 'x');
+  const auto packed = gzip_compress(text);
+  EXPECT_LT(packed.size(), 1'000u);
+  EXPECT_EQ(*gzip_decompress(packed), text);
+  auto cut = gzip_decompress(packed.substr(0, packed.size() / 2));
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.error().message, "a gzip answer is damaged or cut short");
+  auto endless = gzip_decompress(packed, 1'000);
+  ASSERT_FALSE(endless.ok());
+  EXPECT_EQ(endless.error().message, "a gzip answer expands beyond 1000 bytes");
+  EXPECT_FALSE(gzip_decompress("not gzip").ok());
 }
 
 TEST(JobApiServer, ListeningProblemsAreSentences) {

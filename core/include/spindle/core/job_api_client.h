@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "spindle/core/cluster_spec.h"
 #include "spindle/core/event_log.h"
@@ -32,7 +34,9 @@ class JobApiClient {
 
   Result<void> register_task(const TaskId& task, const HostPort& address, const std::string& container,
                              const Reattachment& reattachment = {});
-  // The cluster newer than `after`, waiting up to `wait`; nothing if none came.
+  // The cluster newer than `after`, waiting up to `wait`; nothing if none
+  // came. Asks for it compressed, and names `after` as the version it holds
+  // so that an unchanged cluster costs only a 304.
   Result<std::optional<PublishedCluster>> cluster_after(std::uint64_t after, std::chrono::milliseconds wait);
   Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat);
   Result<void> report_result(const TaskId& task, const TaskResult& result);
@@ -49,9 +53,11 @@ class JobApiClient {
   struct Answer {
     int status = 0;
     std::string body;
+    bool gzip = false;  // the body is gzip, as asked for with Accept-Encoding
   };
+  using Headers = std::vector<std::pair<std::string, std::string>>;
   Result<Answer> exchange(const std::string& method, const std::string& target, const std::string& body,
-                          std::chrono::milliseconds timeout);
+                          std::chrono::milliseconds timeout, const Headers& headers = {});
 
   std::string host_;
   std::uint16_t port_;

@@ -68,7 +68,10 @@ class JobApiBackend {
 //       (plus "reattach": {"restarts", "lost", "cluster_version",
 //       "command_ended"} from an executor of an earlier attempt)
 //   GET /v1/cluster?after=N&wait_ms=M                             the cluster
-//       spec newer than version N, waiting up to M ms (204 when none came)
+//       spec newer than version N, waiting up to M ms (204 when none came).
+//       Its ETag is "<version>"; If-None-Match with it waits past that
+//       version and answers 304 when none came. With Accept-Encoding: gzip
+//       the answer is gzip; without it, plain JSON.
 //   POST /v1/tasks/<type>/<index>/heartbeat  TaskHeartbeat as JSON
 //   POST /v1/tasks/<type>/<index>/result     TaskResult as JSON
 //   GET /v1/status                           the job and every task

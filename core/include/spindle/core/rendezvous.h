@@ -23,6 +23,12 @@ struct ClusterVersion {
   ClusterAddresses addresses;
   std::string cluster_json;  // the training cluster, as TF_CONFIG carries it
   std::string tasks_json;    // every task's address: {"worker:0": "h:p", ...}
+  // The job API's answer for this version, {"version", "cluster", "tasks"}
+  // ("tasks" only those outside the training cluster),
+  // encoded and compressed once when it is published: every executor is
+  // sent these same bytes, so thousands of waiters cost no copy each.
+  std::shared_ptr<const std::string> answer_json;
+  std::shared_ptr<const std::string> answer_gzip;
 };
 
 // The registry of task addresses that lives in the application master. Task
@@ -67,6 +73,8 @@ class Rendezvous {
   std::size_t registered_count() const;
   // Waiters not yet called: long polls that have reached the registry and wait.
   std::size_t waiting_count() const;
+  // Versions encoded so far: one per published version, however many read it.
+  std::size_t encodings() const;
 
  private:
   void publish_locked();
@@ -84,6 +92,7 @@ class Rendezvous {
   };
   std::multimap<std::uint64_t, Waiting> waiters_;  // by the version they wait past
   std::uint64_t last_ticket_ = 0;
+  std::size_t encodings_ = 0;
 };
 
 }  // namespace spindle
