@@ -1,9 +1,14 @@
 // N simulated task executors against the job API over loopback: each opens
-// its own connection, registers, then long-polls for the cluster spec. The
-// figure is the time from the first connection to the last spec received.
-// The job API runs in a child process, as in an application master; at most
-// CONNECTING executors connect at once, as a listen backlog allows.
-// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING]
+// its own connection, registers, then long-polls for the cluster spec (asking
+// for gzip, as the task executor does). The first figure is the time from the
+// first connection to the last spec received. Then a restart round: every
+// executor long-polls past the version it holds, one task is withdrawn and
+// registers again at a new address, and the figure is the time until every
+// executor holds the new version. The job API runs in a child process, as in
+// an application master, whose peak resident memory and CPU time are
+// reported; at most CONNECTING executors connect at once, as a listen backlog
+// allows. "plain" makes the executors ask for uncompressed JSON.
+// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [plain]
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -17,10 +22,14 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
 
+#include "spindle/core/gzip.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/spec_parser.h"
 
@@ -31,10 +40,34 @@ using tcp = net::ip::tcp;
 
 namespace {
 
+struct Totals {
+  std::atomic<int> holding_first{0};   // executors holding version 1
+  std::atomic<int> holding_second{0};  // and then version 2
+  std::atomic<int> failed{0};
+  std::atomic<std::uint64_t> body_bytes{0};
+  std::atomic<std::uint64_t> header_bytes{0};
+  std::atomic<int> not_modified{0};
+  bool gzip = true;
+};
+
+// A job spec allows 10,000 tasks of one type: beyond that, executors are ps tasks.
+constexpr int per_type = 10'000;
+std::string task_path(int index) {
+  return index < per_type ? "/v1/tasks/worker/" + std::to_string(index)
+                          : "/v1/tasks/ps/" + std::to_string(index - per_type);
+}
+
+std::string registration(int index, const std::string& network, const std::string& container) {
+  return "{\"host\":\"" + network + std::to_string(index / 250) + "." + std::to_string(index % 250) +
+         "\",\"port\":" + std::to_string(2000 + index % 1000) + ",\"container\":\"" + container + "\"}";
+}
+
 struct Executor : std::enable_shared_from_this<Executor> {
-  Executor(net::io_context& io, int task_index, std::uint16_t server_port, std::atomic<int>& done_count,
-           std::atomic<int>& failed_count)
-      : stream(io), index(task_index), port(server_port), done(done_count), failed(failed_count) {}
+  Executor(net::io_context& io, int task_index, std::uint16_t server_port, Totals& run_totals)
+      : stream(io), index(task_index), port(server_port), totals(run_totals) {
+    // Room for a whole answer: a buffer that starts small reads it 512 bytes at a time.
+    buffer.reserve(16 * 1024);
+  }
 
   std::function<void()> on_registered;
 
@@ -46,12 +79,10 @@ struct Executor : std::enable_shared_from_this<Executor> {
                          });
   }
   void send_register() {
-    request = {http::verb::put, "/v1/tasks/worker/" + std::to_string(index), 11};
+    request = {http::verb::put, task_path(index), 11};
     request.set(http::field::host, "127.0.0.1");
     request.set("X-Spindle-Secret", "bench-secret");
-    request.body() = "{\"host\":\"10.1." + std::to_string(index / 250) + "." + std::to_string(index % 250) +
-                     "\",\"port\":" + std::to_string(2000 + index % 1000) + ",\"container\":\"c" +
-                     std::to_string(index) + "\"}";
+    request.body() = registration(index, "10.1.", "c" + std::to_string(index));
     request.prepare_payload();
     http::async_write(stream, request, [self = shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->fail("send", ec);
@@ -65,22 +96,56 @@ struct Executor : std::enable_shared_from_this<Executor> {
     });
   }
   void send_poll() {
-    request = {http::verb::get, "/v1/cluster?after=0&wait_ms=60000", 11};
+    request = {http::verb::get, "/v1/cluster?after=" + std::to_string(held) + "&wait_ms=60000", 11};
     request.set(http::field::host, "127.0.0.1");
     request.set("X-Spindle-Secret", "bench-secret");
+    if (totals.gzip) request.set(http::field::accept_encoding, "gzip");
+    if (held > 0) request.set(http::field::if_none_match, "\"" + std::to_string(held) + "\"");
+    request.body().clear();
+    request.prepare_payload();
     response = {};
     http::async_write(stream, request, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->fail();
+      if (ec) return self->fail("poll", ec);
       http::async_read(self->stream, self->buffer, self->response, [self](beast::error_code read_ec, std::size_t) {
-        if (read_ec || self->response.result_int() != 200) return self->fail();
-        ++self->done;
+        if (read_ec) return self->fail("poll", read_ec);
+        if (self->response.result_int() == 304) {
+          ++self->totals.not_modified;
+          return self->send_poll();
+        }
+        if (self->response.result_int() != 200) return self->fail("poll", read_ec, self->response.result_int());
+        self->totals.body_bytes += self->response.body().size();
+        for (const auto& field : self->response) {
+          self->totals.header_bytes += field.name_string().size() + field.value().size() + 4;
+        }
+        ++self->held;
+        if (self->index == 0 && !self->check()) return self->fail("decode");
+        if (self->held == 1) {
+          ++self->totals.holding_first;
+          self->send_poll();  // and wait for the next version, as a running task does
+        } else {
+          ++self->totals.holding_second;
+        }
       });
     });
   }
+  // One executor reads its answer to the end: it must be the whole cluster.
+  bool check() {
+    std::string plain = response.body();
+    if (beast::iequals(response[http::field::content_encoding], "gzip")) {
+      auto expanded = spindle::gzip_decompress(plain);
+      if (!expanded) return false;
+      plain = std::move(*expanded);
+    }
+    const auto parsed = nlohmann::json::parse(plain, nullptr, false);
+    if (!parsed.is_object() || parsed.value("version", 0) != held || !parsed.contains("cluster")) return false;
+    std::size_t addresses = 0;
+    for (const auto& [type, list] : parsed["cluster"].items()) addresses += list.size();
+    return addresses == expected;
+  }
   void fail(const char* step = "", const beast::error_code& ec = {}, int status = 0) {
-    if (failed.load() < 3)
+    if (totals.failed.load() < 3)
       std::fprintf(stderr, "executor %d failed at %s: %s %d\n", index, step, ec.message().c_str(), status);
-    ++failed;
+    ++totals.failed;
     if (on_registered) on_registered();
   }
 
@@ -90,9 +155,48 @@ struct Executor : std::enable_shared_from_this<Executor> {
   http::response<http::string_body> response;
   int index;
   std::uint16_t port;
-  std::atomic<int>& done;
-  std::atomic<int>& failed;
+  Totals& totals;
+  int held = 0;
+  std::size_t expected = 0;
 };
+
+// Registers one task again from its new container, on a connection of its own.
+struct Reregistration : std::enable_shared_from_this<Reregistration> {
+  Reregistration(net::io_context& io, std::uint16_t server_port) : stream(io), port(server_port) {}
+  void start(std::atomic<int>& failed) {
+    stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [self = shared_from_this(),
+                                                                                   &failed](beast::error_code ec) {
+      if (ec) return void(++failed);
+      self->request = {http::verb::put, "/v1/tasks/worker/0", 11};
+      self->request.set(http::field::host, "127.0.0.1");
+      self->request.set("X-Spindle-Secret", "bench-secret");
+      self->request.body() = registration(0, "10.2.", "c0-restarted");
+      self->request.prepare_payload();
+      http::async_write(self->stream, self->request, [self, &failed](beast::error_code write_ec, std::size_t) {
+        if (write_ec) return void(++failed);
+        http::async_read(self->stream, self->buffer, self->response,
+                         [self, &failed](beast::error_code read_ec, std::size_t) {
+                           if (read_ec || self->response.result_int() != 200) ++failed;
+                         });
+      });
+    });
+  }
+  beast::tcp_stream stream;
+  beast::flat_buffer buffer;
+  http::request<http::string_body> request;
+  http::response<http::string_body> response;
+  std::uint16_t port;
+};
+
+// Waits until `count` reaches `target`, or `failed` says it never will.
+bool wait_for(const std::atomic<int>& count, int target, const std::atomic<int>& failed) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  while (count.load() < target) {
+    if (failed.load() > 0 || std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -100,22 +204,32 @@ int main(int argc, char** argv) {
   const int executors = argc > 1 ? std::atoi(argv[1]) : 10'000;
   const int server_threads = argc > 2 ? std::atoi(argv[2]) : 1;
   const int connecting = argc > 3 ? std::atoi(argv[3]) : 512;
+  Totals totals;
+  totals.gzip = !(argc > 4 && std::strcmp(argv[4], "plain") == 0);
   rlimit limit{};
   getrlimit(RLIMIT_NOFILE, &limit);
-  limit.rlim_cur = std::min<rlim_t>(limit.rlim_max, static_cast<rlim_t>(executors) + 1024);
-  setrlimit(RLIMIT_NOFILE, &limit);
+  // Each executor is a descriptor here and another in the job API; raising
+  // the hard limit needs privilege, so without it the soft one goes as far as it may.
+  const auto wanted = static_cast<rlim_t>(executors) + 1024;
+  rlimit raised{std::max(limit.rlim_cur, wanted), std::max(limit.rlim_max, wanted)};
+  if (setrlimit(RLIMIT_NOFILE, &raised) != 0) {
+    limit.rlim_cur = std::min(limit.rlim_max, wanted);
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
 
-  int port_pipe[2];  // child -> parent: the port
-  int stop_pipe[2];  // parent -> child: closed when the run is over
-  if (::pipe(port_pipe) != 0 || ::pipe(stop_pipe) != 0) return 1;
+  int port_pipe[2];     // child -> parent: the port, then "withdrawn"
+  int command_pipe[2];  // parent -> child: "restart one task"; closed when the run is over
+  if (::pipe(port_pipe) != 0 || ::pipe(command_pipe) != 0) return 1;
   const pid_t server_pid = ::fork();
   if (server_pid == 0) {
     ::close(port_pipe[0]);
-    ::close(stop_pipe[1]);
+    ::close(command_pipe[1]);
     spindle::SpecParseOptions options;
     options.check_files = false;
-    auto spec = spindle::parse_job_spec("command: x\ntasks: {worker: {instances: " + std::to_string(executors) + "}}\n",
-                                        options);
+    std::string tasks = "worker: {instances: " + std::to_string(std::min(executors, per_type)) + "}";
+    if (executors > per_type) tasks += ", ps: {instances: " + std::to_string(executors - per_type) + "}";
+    auto spec = spindle::parse_job_spec("command: x\ntasks: {" + tasks + "}\n", options);
+    if (!spec) return 1;
     spindle::Rendezvous rendezvous(*spec);
     spindle::JobApiOptions api;
     api.bind_address = "127.0.0.1";
@@ -124,44 +238,87 @@ int main(int argc, char** argv) {
     auto server = spindle::JobApiServer::start(rendezvous, api);
     const std::uint16_t port = server ? (*server)->port() : 0;
     if (::write(port_pipe[1], &port, sizeof(port)) != sizeof(port)) return 1;
-    ::close(port_pipe[1]);
     if (!server) return 1;
-    // Serve until the parent closes its end of the pipe.
-    char byte;
-    while (::read(stop_pipe[0], &byte, 1) > 0) {
+    char command;
+    while (::read(command_pipe[0], &command, 1) > 0) {
+      // Every executor's poll past version 1 has reached the registry before
+      // the task goes, so the round measures the answers, not the polls.
+      while (rendezvous.waiting_count() < static_cast<std::size_t>(executors)) {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+      rendezvous.task_restarting({"worker", 0});
+      const char withdrawn = 'w';
+      if (::write(port_pipe[1], &withdrawn, 1) != 1) return 1;
     }
     (*server)->stop();
     return 0;
   }
   ::close(port_pipe[1]);
-  ::close(stop_pipe[0]);
+  ::close(command_pipe[0]);
   std::uint16_t port = 0;
   if (::read(port_pipe[0], &port, sizeof(port)) != sizeof(port) || port == 0) {
     std::fprintf(stderr, "the job API did not start\n");
     return 1;
   }
-  ::close(port_pipe[0]);
 
   net::io_context io;
-  std::atomic<int> done = 0;
-  std::atomic<int> failed = 0;
+  auto work = net::make_work_guard(io);
   int started = 0;
   std::function<void()> start_next;
   start_next = [&] {
     if (started >= executors) return;
-    auto executor = std::make_shared<Executor>(io, started++, port, done, failed);
+    auto executor = std::make_shared<Executor>(io, started++, port, totals);
+    executor->expected = static_cast<std::size_t>(executors);
     executor->on_registered = [&] { start_next(); };
     executor->start();
   };
   const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < std::min(connecting, executors); ++i) start_next();
-  io.run();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  ::close(stop_pipe[1]);
+  net::post(io, [&] {
+    for (int i = 0; i < std::min(connecting, executors); ++i) start_next();
+  });
+  std::thread client([&] { io.run(); });
+
+  const bool first_ok = wait_for(totals.holding_first, executors, totals.failed);
+  const double first_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto first_body = totals.body_bytes.load();
+  const auto first_headers = totals.header_bytes.load();
+
+  double second_seconds = 0;
+  bool second_ok = false;
+  if (first_ok) {
+    const char restart = 'r';
+    char withdrawn = 0;
+    if (::write(command_pipe[1], &restart, 1) == 1 && ::read(port_pipe[0], &withdrawn, 1) == 1) {
+      const auto restart_start = std::chrono::steady_clock::now();
+      auto again = std::make_shared<Reregistration>(io, port);
+      net::post(io, [again, &totals] { again->start(totals.failed); });
+      second_ok = wait_for(totals.holding_second, executors, totals.failed);
+      second_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - restart_start).count();
+    }
+  }
+  ::close(command_pipe[1]);
   int status = 0;
   ::waitpid(server_pid, &status, 0);
+  work.reset();
+  io.stop();
+  client.join();
   const bool server_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  std::printf("%d executors registered and received the cluster spec in %.3f s; %d failed; the job API %s\n",
-              done.load(), seconds, failed.load(), server_ok ? "ended cleanly" : "crashed");
-  return failed.load() == 0 && done.load() == executors && server_ok ? 0 : 1;
+  rusage server_use{};
+  getrusage(RUSAGE_CHILDREN, &server_use);
+  const double server_cpu = static_cast<double>(server_use.ru_utime.tv_sec + server_use.ru_stime.tv_sec) +
+                            static_cast<double>(server_use.ru_utime.tv_usec + server_use.ru_stime.tv_usec) / 1e6;
+
+  std::printf(
+      "%d executors (%s) registered and received the cluster spec in %.3f s: %.1f MB of spec (%.1f KB each), "
+      "%.1f MB of headers\n",
+      totals.holding_first.load(), totals.gzip ? "gzip" : "plain JSON", first_seconds, first_body / 1e6,
+      first_body / 1e3 / std::max(1, executors), first_headers / 1e6);
+  std::printf(
+      "restart round: one task registered again at a new address; %d executors held the new version in %.3f s: "
+      "%.1f MB of spec\n",
+      totals.holding_second.load(), second_seconds, (totals.body_bytes.load() - first_body) / 1e6);
+  std::printf("the job API: peak resident %.1f MiB, %.2f CPU seconds; %d failed; it %s\n",
+              static_cast<double>(server_use.ru_maxrss) / 1024.0, server_cpu, totals.failed.load(),
+              server_ok ? "ended cleanly" : "crashed");
+  return totals.failed.load() == 0 && first_ok && second_ok && server_ok ? 0 : 1;
 }
