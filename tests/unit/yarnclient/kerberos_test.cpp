@@ -6,8 +6,6 @@
 #include <gssapi/gssapi.h>
 #include <gtest/gtest.h>
 #include <krb5/krb5.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "closed_port.h"
 #include "ipc/gssapi_mechanism.h"
 #include "ipc/gssapi_security_layer.h"
 #include "ipc/kerberos_errors.h"
@@ -197,7 +196,7 @@ class GssFailures : public ::testing::Test {
         << "[libdefaults]\n  default_realm = EXAMPLE.TEST\n"
         << "  dns_lookup_kdc = false\n  dns_lookup_realm = false\n"
         << "  udp_preference_limit = 1\n"
-        << "[realms]\n  EXAMPLE.TEST = {\n    kdc = 127.0.0.1:" << closed_port() << "\n  }\n";
+        << "[realms]\n  EXAMPLE.TEST = {\n    kdc = 127.0.0.1:" << testing::closed_port() << "\n  }\n";
     remember("KRB5_CONFIG", (directory_ / "krb5.conf").string());
     remember("KRB5CCNAME", "FILE:" + (directory_ / "ccache").string());
     remember("KRB5_CLIENT_KTNAME", "FILE:" + (directory_ / "no-client-keytab").string());
@@ -284,18 +283,6 @@ class GssFailures : public ::testing::Test {
   std::filesystem::path directory_;
 
  private:
-  // A port nothing listens on: bound, then closed.
-  static int closed_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-    socklen_t length = sizeof(address);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-  }
   void remember(const std::string& name, const std::string& value) {
     const char* old = std::getenv(name.c_str());
     saved_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);

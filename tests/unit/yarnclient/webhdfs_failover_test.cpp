@@ -8,6 +8,7 @@
 #include <atomic>
 #include <string>
 
+#include "closed_port.h"
 #include "fake_http_server.h"
 #include "spindle/yarn/webhdfs.h"
 
@@ -32,17 +33,8 @@ std::string active(const std::string& request) {
   return FakeHttpServer::answer(404, "Not Found", "");
 }
 
-// A port nothing listens on: bound, then closed.
 std::string refusing_address() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t length = sizeof(address);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  return "127.0.0.1:" + std::to_string(testing::closed_port());
 }
 
 HadoopConfiguration nameservice(const std::string& nn1, const std::string& nn2) {

@@ -457,29 +457,12 @@ public final class LocalYarnCluster {
       s.put("yarn.resourcemanager.ha.automatic-failover.embedded", "false");
       // The new active RM takes the applications and running containers from the state store
       // and the NodeManagers' resync, as after a restart.
-      s.put("yarn.resourcemanager.recovery.enabled", "true");
-      s.put("yarn.resourcemanager.work-preserving-recovery.enabled", "true");
-      s.put("yarn.resourcemanager.store.class",
-          "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
-      s.put("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "3000");
-      s.put("yarn.resourcemanager.connect.retry-interval.ms", "1000");
-      s.put("yarn.nodemanager.resourcemanager.connect.retry-interval.ms", "1000");
+      putWorkPreservingRecovery(s);
       s.put("yarn.client.failover-sleep-base-ms", "200");
       s.put("yarn.client.failover-sleep-max-ms", "1000");
     }
     if (faults) {
-      // Work-preserving RM restart: applications, attempts and the master keys of their tokens
-      // go to a state store (its location is set in yarnConfiguration); a restarted RM takes
-      // the running containers back from the NodeManagers' resync instead of killing them.
-      s.put("yarn.resourcemanager.recovery.enabled", "true");
-      s.put("yarn.resourcemanager.work-preserving-recovery.enabled", "true");
-      s.put("yarn.resourcemanager.store.class",
-          "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
-      // After a restart the RM allocates nothing for this long, while the NMs report back.
-      s.put("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "3000");
-      // Clients, AMs and NMs retry a vanished RM every second (default 30 s) for 15 minutes.
-      s.put("yarn.resourcemanager.connect.retry-interval.ms", "1000");
-      s.put("yarn.nodemanager.resourcemanager.connect.retry-interval.ms", "1000");
+      putWorkPreservingRecovery(s);
       // A NodeManager silent for this long is LOST (default 10 minutes).
       s.put("yarn.nm.liveness-monitor.expiry-interval-ms", String.valueOf(NM_EXPIRY_MS));
       s.put("yarn.resourcemanager.nm.liveness-monitor.interval-ms", "1000");
@@ -490,6 +473,24 @@ public final class LocalYarnCluster {
               + "ProportionalCapacityPreemptionPolicy");
     }
     return s;
+  }
+
+  /**
+   * Work-preserving RM recovery: applications, attempts and the master keys of their tokens go
+   * to a state store (its location is set in yarnConfiguration); an RM that restarts, or becomes
+   * active, takes the running containers back from the NodeManagers' resync instead of killing
+   * them.
+   */
+  private static void putWorkPreservingRecovery(Map<String, String> s) {
+    s.put("yarn.resourcemanager.recovery.enabled", "true");
+    s.put("yarn.resourcemanager.work-preserving-recovery.enabled", "true");
+    s.put("yarn.resourcemanager.store.class",
+        "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
+    // After a restart the RM allocates nothing for this long, while the NMs report back.
+    s.put("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "3000");
+    // Clients, AMs and NMs retry a vanished RM every second (default 30 s) for 15 minutes.
+    s.put("yarn.resourcemanager.connect.retry-interval.ms", "1000");
+    s.put("yarn.nodemanager.resourcemanager.connect.retry-interval.ms", "1000");
   }
 
   private Map<String, String> capacitySchedulerSettings() {
