@@ -16,9 +16,11 @@
 #include "jobview/scalarchartview.h"
 #include "jobview/scalarfeed.h"
 #include "jobview/usagechartview.h"
+#include "screenshot.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/tfevents.h"
 #include "submit/submitcontroller.h"
+#include "theme.h"
 
 using namespace spindle;
 using namespace spindle::gui;
@@ -144,6 +146,13 @@ class JobViewYarnTest : public QObject {
              qPrintable(view.logViewer()->status()));
     QVERIFY2(view.logViewer()->text().endsWith(QStringLiteral("spindle executor: chief:0 exited with 0\n")),
              qPrintable(view.logViewer()->text().right(300)));
+    // How the ended job's log looks, in both themes.
+    view.tabs()->setCurrentIndex(JobView::LogsPage);
+    for (const bool dark : {false, true}) {
+      applyPalette(*qApp, dark);
+      saveScreenshot(&view, dark ? QStringLiteral("yarn-job-logs-dark") : QStringLiteral("yarn-job-logs"));
+    }
+    applyPalette(*qApp, false);
 
     // The charts: the job's loss, as its event files hold it.
     QVERIFY(

@@ -35,6 +35,8 @@ LogViewer::LogViewer(QWidget* parent) : QWidget(parent) {
   where_ = new QLabel;
   where_->setProperty("spindleDynamicText", true);
   where_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // A long sentence (a failed read) must not widen the window; its whole text is the tooltip.
+  where_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   text_ = new QPlainTextEdit;
   text_->setReadOnly(true);
   text_->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -190,6 +192,7 @@ void LogViewer::updateHeader() {
   } else {
     where_->setText(tr("%1 @ %2: live, may grow").arg(qs(place.container), qs(place.nodeHttpAddress)));
   }
+  where_->setToolTip(where_->text());
 }
 
 void LogViewer::restart() {
