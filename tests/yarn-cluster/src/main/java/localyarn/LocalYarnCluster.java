@@ -74,6 +74,12 @@ import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
  * and YARN has two ResourceManagers (rm1 and rm2) with work-preserving recovery; failovers of
  * either are requests dropped into CONTROL_DIR (see {@link Controls}).
  *
+ * <p>With {@code --hosts CONTROL_DIR MASTER_HOST} it is the master host of a cluster of several
+ * hosts (network namespaces made by scripts/local-yarn): the HA nameservice and both
+ * ResourceManagers as in {@code --ha}, bound to every address of this host and advertised as
+ * MASTER_HOST, but no DataNode and no NodeManager; each worker host runs those in a JVM of its
+ * own ({@link WorkerHost}), from the configuration written here.
+ *
  * <p>With {@code --secure} it is a Kerberos cluster: a KDC in this JVM, principals and keytabs
  * in KERBEROS_DIR, HDFS and YARN with Kerberos authentication and SPNEGO on their web servers
  * (see {@link Kerberos}).
@@ -92,6 +98,14 @@ public final class LocalYarnCluster {
   static final String NAMESERVICE = "spindle-ns";
   static final List<String> NN_IDS = List.of("nn1", "nn2");
   static final List<String> RM_IDS = List.of("rm1", "rm2");
+  /**
+   * Hosts mode: how long the RM waits for a silent NodeManager, longer than the heartbeat
+   * timeout the tests give their jobs, so that Spindle, not YARN, notices a partitioned task.
+   */
+  static final int HOSTS_NM_EXPIRY_MS = 30_000;
+  /** Hosts mode: the size of each worker host, so that a few containers fill one. */
+  static final int WORKER_MEMORY_MB = 4096;
+  static final int WORKER_VCORES = 8;
 
   static final List<String> RM_ADDRESS_KEYS = List.of(
       "yarn.resourcemanager.address",
@@ -105,6 +119,7 @@ public final class LocalYarnCluster {
   private final File controlDir; // null unless in fault or HA mode
   private final boolean faults;
   private final boolean ha;
+  private final String masterHost; // null unless in hosts mode
   private final Kerberos kerberos; // null unless in secure mode
   /** Secure mode: the daemons' Kerberos identities. */
   private UserGroupInformation nnUser;
@@ -112,7 +127,9 @@ public final class LocalYarnCluster {
   private UserGroupInformation rmUser;
   private UserGroupInformation nmUser;
   private MiniDFSCluster dfs;
-  private MiniYARNCluster yarn;
+  private MiniYARNCluster yarn; // null in hosts mode
+  private ResourceManagerProcesses rms; // null unless in hosts mode
+  private Configuration clusterConf; // the RMs' settings
   /** The NodeIds of the nodes, kept across NodeManager restarts (same port). */
   private final NodeId[] nodeIds;
   /**
@@ -123,14 +140,16 @@ public final class LocalYarnCluster {
   private final int gpuNodeIndex;
   private volatile boolean stopping;
 
-  private LocalYarnCluster(File confDir, File dataDir, File controlDir, boolean ha, File kerberosDir) {
+  private LocalYarnCluster(File confDir, File dataDir, File controlDir, boolean ha, String masterHost,
+      File kerberosDir) {
     this.confDir = confDir;
     this.dataDir = dataDir;
     this.controlDir = controlDir;
-    this.ha = ha;
-    this.faults = controlDir != null && !ha;
+    this.ha = ha || masterHost != null;
+    this.masterHost = masterHost;
+    this.faults = controlDir != null && !this.ha;
     this.kerberos = kerberosDir == null ? null : new Kerberos(kerberosDir, new File(dataDir, "kdc"));
-    this.nodes = faults ? 3 : 2;
+    this.nodes = masterHost != null ? 0 : faults ? 3 : 2;
     this.gpuNodeIndex = nodes - 1;
     this.nodeIds = new NodeId[nodes];
   }
@@ -139,19 +158,23 @@ public final class LocalYarnCluster {
     File controlDir = null;
     File kerberosDir = null;
     boolean ha = false;
+    String masterHost = null;
     if (args.length == 4 && (args[2].equals("--faults") || args[2].equals("--ha"))) {
       controlDir = new File(args[3]).getAbsoluteFile();
       ha = args[2].equals("--ha");
+    } else if (args.length == 5 && args[2].equals("--hosts")) {
+      controlDir = new File(args[3]).getAbsoluteFile();
+      masterHost = args[4];
     } else if (args.length == 4 && args[2].equals("--secure")) {
       kerberosDir = new File(args[3]).getAbsoluteFile();
     } else if (args.length != 2) {
       System.err.println(
           "usage: LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR | --ha CONTROL_DIR"
-              + " | --secure KERBEROS_DIR]");
+              + " | --hosts CONTROL_DIR MASTER_HOST | --secure KERBEROS_DIR]");
       System.exit(2);
     }
     LocalYarnCluster cluster = new LocalYarnCluster(new File(args[0]).getAbsoluteFile(),
-        new File(args[1]).getAbsoluteFile(), controlDir, ha, kerberosDir);
+        new File(args[1]).getAbsoluteFile(), controlDir, ha, masterHost, kerberosDir);
 
     // The clusters are stopped on the main thread, before the JVM begins to shut down: inside a
     // shutdown hook Hadoop's services fail ("Shutdown in progress, cannot remove a shutdownHook")
@@ -199,7 +222,11 @@ public final class LocalYarnCluster {
 
     // MiniYARNCluster puts its work dirs under the test data dir, which defaults to ./target.
     System.setProperty("test.build.data", new File(dataDir, "yarn").getPath());
-    if (ha) {
+    if (masterHost != null) {
+      rms = new ResourceManagerProcesses(new File(dataDir, "resourcemanagers"), RM_IDS,
+          resourceManagerFiles(defaultFs, yarnConf));
+      rms.start();
+    } else if (ha) {
       yarn = new MiniYARNCluster("local-yarn", RM_IDS.size(), nodes, 1, 1);
       yarn.init(yarnConf);
       // With automatic failover off, MiniYARNCluster makes the first RM active as it starts.
@@ -224,10 +251,13 @@ public final class LocalYarnCluster {
     for (int i = 0; i < nodes; i++) {
       nodeIds[i] = yarn.getNodeManager(i).getNMContext().getNodeId();
     }
-    NodeId gpuNode = nodeIds[gpuNodeIndex];
-    NodeId cpuNode = nodeIds[0];
-    ResourceManager rm = yarn.getResourceManager();
-    if (kerberos == null) {
+    // Hosts mode has no NodeManager here, and no GPU node.
+    NodeId gpuNode = nodes == 0 ? null : nodeIds[gpuNodeIndex];
+    NodeId cpuNode = nodes == 0 ? null : nodeIds[0];
+    ResourceManager rm = yarn == null ? null : yarn.getResourceManager();
+    if (gpuNode == null) {
+      // nothing to label
+    } else if (kerberos == null) {
       labelGpuNode(rm, gpuNode);
     } else {
       Kerberos.as(rmUser, () -> {
@@ -236,7 +266,8 @@ public final class LocalYarnCluster {
       });
     }
 
-    Configuration rmConf = rm.getConfig();
+    Configuration rmConf = rm == null ? yarnConf : rm.getConfig();
+    clusterConf = rmConf;
     writeConfigFiles(defaultFs, rmConf);
     if (faults || ha) {
       new Controls().start();
@@ -253,8 +284,8 @@ public final class LocalYarnCluster {
             + " rm_web=" + WebAppUtils.getRMWebAppURLWithoutScheme(rmConf))
         + " namenode=" + defaultFs
         + " webhdfs=" + nnHttp
-        + " gpu_node=" + gpuNode
-        + " cpu_node=" + cpuNode
+        + (gpuNode != null ? " gpu_node=" + gpuNode + " cpu_node=" + cpuNode : "")
+        + (masterHost != null ? " master_host=" + masterHost : "")
         + (faults ? " nodes=" + Arrays.stream(nodeIds).map(NodeId::toString)
             .collect(Collectors.joining(",")) : "")
         + " faults=" + faults
@@ -269,8 +300,38 @@ public final class LocalYarnCluster {
     System.out.flush();
   }
 
-  private static String httpAddress(NameNode nn) {
-    return nn.getHttpAddress().getHostString() + ":" + nn.getHttpAddress().getPort();
+  private String httpAddress(NameNode nn) {
+    return advertised(nn.getHttpAddress().getHostString()) + ":" + nn.getHttpAddress().getPort();
+  }
+
+  /**
+   * The host name others reach a daemon of this JVM at: in hosts mode the master's name, as
+   * MiniDFSCluster names its NameNodes 127.0.0.1 whatever they are bound to.
+   */
+  private String advertised(String host) {
+    return masterHost != null ? masterHost : host;
+  }
+
+  /**
+   * Hosts mode: what each ResourceManager process reads, the settings made here and nothing of
+   * Hadoop's defaults (the RM loads those itself).
+   */
+  private Map<String, Map<String, String>> resourceManagerFiles(String defaultFs,
+      Configuration yarnConf) {
+    Map<String, String> yarnSite = new LinkedHashMap<>();
+    for (Map.Entry<String, String> entry : yarnConf) {
+      String[] sources = yarnConf.getPropertySources(entry.getKey());
+      if (sources != null && Arrays.asList(sources).contains("programmatically")) {
+        yarnSite.put(entry.getKey(), yarnConf.getRaw(entry.getKey()));
+      }
+    }
+    Map<String, Map<String, String>> files = new LinkedHashMap<>();
+    files.put("core-site.xml", Map.of("fs.defaultFS", defaultFs));
+    files.put("hdfs-site.xml", hdfsHaClientSettings());
+    files.put("yarn-site.xml", yarnSite);
+    files.put("capacity-scheduler.xml", capacitySchedulerSettings());
+    files.put("resource-types.xml", Map.of("yarn.resource-types", GPU));
+    return files;
   }
 
   private static String haAddresses(Configuration conf, String key) {
@@ -308,8 +369,8 @@ public final class LocalYarnCluster {
     for (int i = 0; i < NN_IDS.size(); i++) {
       NameNode nn = dfs.getNameNode(i);
       String suffix = NAMESERVICE + "." + NN_IDS.get(i);
-      s.put("dfs.namenode.rpc-address." + suffix, nn.getNameNodeAddress().getHostString() + ":"
-          + nn.getNameNodeAddress().getPort());
+      s.put("dfs.namenode.rpc-address." + suffix,
+          advertised(nn.getNameNodeAddress().getHostString()) + ":" + nn.getNameNodeAddress().getPort());
       s.put("dfs.namenode.http-address." + suffix, httpAddress(nn));
     }
     s.put("dfs.client.failover.proxy.provider." + NAMESERVICE,
@@ -324,6 +385,9 @@ public final class LocalYarnCluster {
     Configuration conf = new HdfsConfiguration();
     conf.setInt("dfs.replication", 1);
     conf.setBoolean("dfs.webhdfs.enabled", true);
+    if (masterHost != null) {
+      hostsModeNameNodeSettings().forEach(conf::set);
+    }
     File base = new File(dataDir, "hdfs");
     MiniDFSCluster cluster;
     if (ha) {
@@ -333,8 +397,13 @@ public final class LocalYarnCluster {
       MiniDFSNNTopology.NSConf ns = new MiniDFSNNTopology.NSConf(NAMESERVICE);
       NN_IDS.forEach(id -> ns.addNN(new MiniDFSNNTopology.NNConf(id)));
       cluster = new MiniDFSCluster.Builder(conf, base)
-          .nnTopology(new MiniDFSNNTopology().addNameservice(ns)).numDataNodes(1).build();
+          .nnTopology(new MiniDFSNNTopology().addNameservice(ns))
+          .numDataNodes(masterHost != null ? 0 : 1) // in hosts mode on the worker hosts
+          .build();
       cluster.waitActive();
+      if (masterHost != null) {
+        nameNodesNameTheirNameservice(cluster);
+      }
       cluster.transitionToActive(0);
       makeSharedDirs(cluster);
     } else if (kerberos == null) {
@@ -365,6 +434,38 @@ public final class LocalYarnCluster {
       });
     }
     return cluster;
+  }
+
+  /**
+   * Hosts mode: the NameNodes listen on every address of the master host (MiniDFSCluster would
+   * bind them to 127.0.0.1, out of the other hosts' reach), accept DataNodes of other hosts, and
+   * declare a partitioned one dead within about 40 s, not 10 minutes. Files keep two replicas,
+   * so one worker host cut off leaves every file readable.
+   */
+  private static Map<String, String> hostsModeNameNodeSettings() {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("dfs.namenode.rpc-bind-host", "0.0.0.0");
+    s.put("dfs.namenode.servicerpc-bind-host", "0.0.0.0");
+    s.put("dfs.namenode.lifeline.rpc-bind-host", "0.0.0.0");
+    s.put("dfs.namenode.http-bind-host", "0.0.0.0");
+    s.put("dfs.namenode.datanode.registration.ip-hostname-check", "false");
+    s.put("dfs.namenode.heartbeat.recheck-interval", "5000");
+    s.put("dfs.replication", "2");
+    return s;
+  }
+
+  /**
+   * A NameNode names itself in WebHDFS redirects (the DataNode then calls it back) by its
+   * nameservice when fs.defaultFS names one, as on a real HA NameNode; MiniDFSCluster gives its
+   * NameNodes hdfs://127.0.0.1:PORT instead, and so they name localhost, which on a worker host
+   * is that host. So they are told the nameservice here.
+   */
+  private static void nameNodesNameTheirNameservice(MiniDFSCluster cluster) throws Exception {
+    Field name = findField(NameNode.class, "clientNamenodeAddress");
+    name.setAccessible(true);
+    for (int i = 0; i < NN_IDS.size(); i++) {
+      name.set(cluster.getNameNode(i), NAMESERVICE);
+    }
   }
 
   /** World-writable /tmp and /user so tests may act as any user name (simple auth). */
@@ -461,6 +562,14 @@ public final class LocalYarnCluster {
       s.put("yarn.client.failover-sleep-base-ms", "200");
       s.put("yarn.client.failover-sleep-max-ms", "1000");
     }
+    if (masterHost != null) {
+      s.put("yarn.nm.liveness-monitor.expiry-interval-ms", String.valueOf(HOSTS_NM_EXPIRY_MS));
+      s.put("yarn.resourcemanager.nm.liveness-monitor.interval-ms", "1000");
+      s.put("yarn.nodemanager.resource.memory-mb", String.valueOf(WORKER_MEMORY_MB));
+      s.put("yarn.nodemanager.resource.cpu-vcores", String.valueOf(WORKER_VCORES));
+      // Bare nodes: containers get the system's PATH, with none of our Python packages.
+      s.put("yarn.nodemanager.admin-env.PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    }
     if (faults) {
       putWorkPreservingRecovery(s);
       // A NodeManager silent for this long is LOST (default 10 minutes).
@@ -515,12 +624,13 @@ public final class LocalYarnCluster {
     }
     // A blank list means no labels; left unset, default would inherit root's "*".
     s.put(cs + "root.default.accessible-node-labels", " ");
+    if (faults || masterHost != null) {
+      // One container per node heartbeat: a job's containers spread over the nodes (when the
+      // first node may take them all, it does).
+      s.put(cs + "per-node-heartbeat.multiple-assignments-enabled", "false");
+    }
     if (faults) {
       s.put(cs + "root.urgent.accessible-node-labels", " ");
-      // One container per node heartbeat: a job's containers spread over the two unlabelled
-      // nodes (when the first node may take them all, it does), so a stopped node leaves the
-      // other with room.
-      s.put(cs + "per-node-heartbeat.multiple-assignments-enabled", "false");
       String p = "yarn.resourcemanager.monitor.capacity.preemption.";
       s.put(p + "observe_only", "false");
       s.put(p + "monitoring_interval", "1000"); // ms between two runs of the policy
@@ -574,6 +684,12 @@ public final class LocalYarnCluster {
       capacitySchedulerSettings().forEach(cs::set);
       try (OutputStream out = new FileOutputStream(new File(rmConf, "capacity-scheduler.xml"))) {
         cs.writeXml(out);
+      }
+      // A ResourceManager process of its own (hosts mode) reads its resource types from there too.
+      Configuration types = new Configuration(false);
+      types.set("yarn.resource-types", GPU);
+      try (OutputStream out = new FileOutputStream(new File(rmConf, "resource-types.xml"))) {
+        types.writeXml(out);
       }
       conf.set("yarn.resourcemanager.configuration.provider-class",
           "org.apache.hadoop.yarn.FileSystemBasedConfigurationProvider");
@@ -635,9 +751,9 @@ public final class LocalYarnCluster {
     }
   }
 
-  private static String freeAddress() throws IOException {
+  private String freeAddress() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return MiniYARNCluster.getHostname() + ":" + socket.getLocalPort();
+      return advertised(MiniYARNCluster.getHostname()) + ":" + socket.getLocalPort();
     }
   }
 
@@ -658,7 +774,7 @@ public final class LocalYarnCluster {
       hdfs.set("dfs.namenode.http-address", dfsConf.get("dfs.namenode.http-address"));
     }
     hdfs.set("dfs.webhdfs.enabled", "true");
-    hdfs.set("dfs.replication", "1");
+    hdfs.set("dfs.replication", masterHost != null ? "2" : "1");
     if (kerberos != null) {
       Kerberos.hdfsClientSettings().forEach(hdfs::set);
     }
@@ -666,7 +782,7 @@ public final class LocalYarnCluster {
 
     Configuration site = new Configuration(false);
     yarnSettings().forEach(site::set);
-    site.set("yarn.resourcemanager.hostname", MiniYARNCluster.getHostname());
+    site.set("yarn.resourcemanager.hostname", advertised(MiniYARNCluster.getHostname()));
     if (kerberos != null) {
       Kerberos.yarnClientSettings().forEach(site::set);
     }
@@ -711,6 +827,11 @@ public final class LocalYarnCluster {
     if (yarn != null) {
       synchronized (this) { // not in the middle of a fault control
         run("stopping YARN", yarn::stop); // NMs kill their containers' process groups
+      }
+    }
+    if (rms != null) {
+      synchronized (this) {
+        run("stopping the ResourceManagers", rms::stop);
       }
     }
     if (dfs != null) {
@@ -836,7 +957,7 @@ public final class LocalYarnCluster {
             + String.join(" ", words));
       }
       if (words[0].startsWith("failover-")) {
-        throw new IllegalArgumentException(words[0] + " needs the HA cluster (--ha)");
+        throw new IllegalArgumentException(words[0] + " needs the HA cluster (--ha or --hosts)");
       }
       switch (words[0]) {
         case "stop-node":
@@ -971,6 +1092,9 @@ public final class LocalYarnCluster {
     }
 
     private int activeRm() throws IOException {
+      if (rms != null) {
+        return RM_IDS.indexOf(rms.active());
+      }
       for (int i = 0; i < RM_IDS.size(); i++) {
         ResourceManager rm = yarn.getResourceManager(i);
         if (rm != null && rm.getRMContext().getRMAdminService().getServiceStatus().getState()
@@ -994,28 +1118,63 @@ public final class LocalYarnCluster {
       long started = System.nanoTime();
       int from = activeRm();
       int to = 1 - from;
+      // The nodes to wait for: this JVM's, or in hosts mode those running at the old RM.
+      if (rms != null) {
+        int nodesBefore = runningNodesAt(RM_IDS.get(from));
+        rms.transition(RM_IDS.get(from), false);
+        rms.transition(RM_IDS.get(to), true);
+        // Served means: every node that ran at the old one has registered with the new one.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        int nodesAfter;
+        while ((nodesAfter = runningNodesAt(RM_IDS.get(to))) < nodesBefore) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(RM_IDS.get(to) + " is active but only " + nodesAfter
+                + " of " + nodesBefore + " NodeManagers registered with it within 60 s");
+          }
+          Thread.sleep(200);
+        }
+        return RM_IDS.get(to) + " is active (" + RM_IDS.get(from) + " standby) after "
+            + millisSince(started) + " ms; " + nodesAfter + " NodeManager(s) RUNNING at it";
+      }
+      Set<NodeId> running = new java.util.TreeSet<>(Arrays.asList(nodeIds));
       StateChangeRequestInfo byUser = new StateChangeRequestInfo(RequestSource.REQUEST_BY_USER);
       yarn.getResourceManager(from).getRMContext().getRMAdminService().transitionToStandby(byUser);
       yarn.getResourceManager(to).getRMContext().getRMAdminService().transitionToActive(byUser);
       ResourceManager rm = yarn.getResourceManager(to);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      for (int n = 0; n < nodes; n++) {
+      for (NodeId id : running) {
         while (true) {
-          RMNode node = rm.getRMContext().getRMNodes().get(nodeIds[n]);
+          RMNode node = rm.getRMContext().getRMNodes().get(id);
           if (node != null && node.getState() == NodeState.RUNNING) {
             break;
           }
           if (System.nanoTime() > deadline) {
-            throw new IllegalStateException(RM_IDS.get(to) + " is active but " + describe(n)
+            throw new IllegalStateException(RM_IDS.get(to) + " is active but node " + id
                 + " did not register with it within 60 s");
           }
           Thread.sleep(100);
         }
       }
-      labelGpuNode(rm, nodeIds[gpuNodeIndex]); // the GPUs are not in the state store
+      if (nodes > 0) {
+        labelGpuNode(rm, nodeIds[gpuNodeIndex]); // the GPUs are not in the state store
+      }
       return RM_IDS.get(to) + " is active (" + RM_IDS.get(from) + " standby) after "
-          + millisSince(started) + " ms; every NodeManager RUNNING at it, "
+          + millisSince(started) + " ms; " + running.size() + " NodeManager(s) RUNNING at it, "
           + rm.getRMContext().getRMApps().size() + " application(s) recovered";
+    }
+
+    /** How many nodes an RM's REST API lists as RUNNING (0 when it cannot tell). */
+    private int runningNodesAt(String id) throws Exception {
+      String address = clusterConf.get("yarn.resourcemanager.webapp.address." + id);
+      java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+          java.net.http.HttpRequest.newBuilder(
+              java.net.URI.create("http://" + address + "/ws/v1/cluster/nodes?states=RUNNING"))
+              .header("Accept", "application/json").build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        return 0;
+      }
+      return response.body().split("\"state\":\"RUNNING\"", -1).length - 1;
     }
 
     private String failoverNn() throws Exception {
@@ -1059,9 +1218,13 @@ public final class LocalYarnCluster {
       if (ha) {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < RM_IDS.size(); i++) {
+          text.append("resourcemanager ").append(RM_IDS.get(i)).append(' ');
+          if (rms != null) {
+            text.append(rms.describe(RM_IDS.get(i))).append('\n');
+            continue;
+          }
           ResourceManager rm = yarn.getResourceManager(i);
-          text.append("resourcemanager ").append(RM_IDS.get(i)).append(' ')
-              .append(rm == null ? "stopped"
+          text.append(rm == null ? "stopped"
                   : rm.getRMContext().getRMAdminService().getServiceStatus().getState()
                       .toString().toLowerCase())
               .append('\n');
