@@ -145,7 +145,11 @@ class ApplicationMaster {
         for (auto& unclaimed : lifecycle_.take_containers_to_release()) release_.push_back(std::move(unclaimed));
         asks = changed_asks(outstanding);
       }
-      for (const auto& container : silent) stop(container);
+      // A silent executor's container is given back through the ResourceManager, not stopped
+      // at its NodeManager: when the node is cut off, a call to it would hang this loop, while
+      // the ResourceManager answers the release at once and has the node stop the container
+      // as soon as it is heard from again.
+      for (auto& container : silent) release_.push_back(std::move(container));
       auto allocation = scheduler_->allocate(asks, release_, progress());
       if (!allocation || allocation->must_resync) {
         // A restarted ResourceManager (work-preserving) has forgotten the

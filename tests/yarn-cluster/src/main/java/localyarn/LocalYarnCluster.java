@@ -102,7 +102,7 @@ public final class LocalYarnCluster {
    * Hosts mode: how long the RM waits for a silent NodeManager, longer than the heartbeat
    * timeout the tests give their jobs, so that Spindle, not YARN, notices a partitioned task.
    */
-  static final int HOSTS_NM_EXPIRY_MS = 30_000;
+  static final int HOSTS_NM_EXPIRY_MS = 60_000;
   /** Hosts mode: the size of each worker host, so that a few containers fill one. */
   static final int WORKER_MEMORY_MB = 4096;
   static final int WORKER_VCORES = 8;

@@ -1,0 +1,210 @@
+"""Jobs on the local YARN of several hosts (scripts/local-yarn --hosts): the master host
+spindle-master and worker hosts spindle-node1..3, each a network namespace with its own address
+and name, bare nodes (no Python packages of ours), HA ResourceManagers and NameNodes. A job whose
+tasks are spread over three hosts finds its peers across the bridge; a ResourceManager failover
+mid-job is gone through; a worker host cut off the network loses its task to another host, and
+once back runs nothing twice.
+
+Run by ctest (label cluster, one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR,
+SPINDLE_SOURCE_DIR, SPINDLE_LOCAL_YARN_DIR, SPINDLE_STATE_DIR and SPINDLE_DATA_DIR set. The jobs
+run standard-library Python only: the nodes have no TensorFlow."""
+
+import json
+import os
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+from ha_test import status_of, submit, tasks_running
+from jobs_on_yarn_test import SOURCE, configuration, spindle
+
+LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def local_yarn(*args):
+    done = subprocess.run([LOCAL_YARN, "--hosts", *args], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def write_spec(directory, name, command, instances, memory="2560 MiB", extra=(), task_extra=()):
+    """2560 MiB: a worker host (4096 MiB) holds one such task, so each lands on a host of its own."""
+    lines = [f"name: {name}", "framework: tensorflow", *extra,
+             f"files: {{peer_check.py: {os.path.join(HERE, 'cluster_peer_check.py')}}}", "tasks:", "  worker:",
+             f"    instances: {instances}", f"    memory: {memory}", "    vcores: 1", *task_extra,
+             "    command: " + json.dumps(command)]
+    path = os.path.join(directory, "job.yaml")
+    with open(path, "w") as spec:
+        spec.write("\n".join(lines) + "\n")
+    return path
+
+
+def rm_get(path):
+    """An answer of the active ResourceManager's REST API (a standby redirects or refuses)."""
+    ids = configuration("yarn.resourcemanager.ha.rm-ids").split(",")
+    for rm in ids:
+        address = configuration(f"yarn.resourcemanager.webapp.address.{rm}")
+        try:
+            with urllib.request.urlopen(f"http://{address}{path}", timeout=10) as answer:
+                info = json.load(answer)
+                return info
+        except (urllib.error.URLError, ValueError):
+            continue
+    raise AssertionError(f"no ResourceManager answered {path}")
+
+
+def master_host(application_id):
+    attempts = rm_get(f"/ws/v1/cluster/apps/{application_id}/appattempts")["appAttempts"]["appAttempt"]
+    return attempts[-1]["nodeId"].split(":")[0]
+
+
+def task(application_id, name):
+    for each in status_of(application_id)["job"]["tasks"]:
+        if each["task"] == name:
+            return each
+    raise AssertionError(f"no {name} in {application_id}")
+
+
+def container_processes(container):
+    """Processes whose working directory is the container's (on any host: /proc shows them all)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd").endswith("/" + container):
+                found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def logged_reports(application_id, tasks):
+    """The REPORT line each task's peer check printed, from its aggregated logs."""
+    reports = {}
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and len(reports) < len(tasks):
+        for name in tasks:
+            if name in reports:
+                continue
+            shown = spindle("logs", application_id, name)
+            for line in shown.stdout.splitlines():
+                if line.startswith("REPORT "):
+                    reports[name] = json.loads(line[len("REPORT "):])
+        time.sleep(2)
+    return reports
+
+
+class ClusterTest(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.mkdtemp(prefix="spindle-cluster-")
+
+
+class SpreadJob(ClusterTest):
+    def test_tasks_on_three_hosts_find_each_other_at_the_addresses_they_were_given(self):
+        spec = write_spec(self.directory, "spread", "python3 peer_check.py", instances=3)
+        application_id = submit(spec)["application_id"]
+        waited = spindle("watch", application_id, timeout=300)
+        self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
+        status = status_of(application_id)
+        self.assertEqual(status["final_status"], "SUCCEEDED", status)
+        tasks = status["job"]["tasks"]
+        hosts = {t["address"].split(":")[0] for t in tasks}
+        self.assertGreaterEqual(len(hosts), 3, tasks)
+        self.assertTrue(all(h.startswith("spindle-node") for h in hosts), hosts)
+
+        reports = logged_reports(application_id, [t["task"] for t in tasks])
+        self.assertEqual(len(reports), 3, reports)
+        for name, report in reports.items():
+            self.assertEqual(report["problems"], [], report)
+            self.assertGreaterEqual(len(report["hosts"]), 3, report)
+            # The task runs on the host it was advertised as, and reached and heard every peer.
+            self.assertEqual(report["me"].split(":")[0], report["hostname"], report)
+            self.assertEqual(len(report["reached"]), 2, report)
+            self.assertEqual(len(report["heard"]), 2, report)
+            self.assertFalse(any(a.startswith("127.") for a in report["addresses"].values()), report)
+
+
+class RmFailoverAcrossHosts(ClusterTest):
+    def test_a_job_on_three_hosts_goes_through_a_resource_manager_failover(self):
+        command = "python3 -c 'import time; time.sleep(35); print(\"slept\")'"
+        spec = write_spec(self.directory, "rm-failover", command, instances=2, memory="512 MiB")
+        application_id = submit(spec)["application_id"]
+        watch = subprocess.Popen([os.environ["SPINDLE_CLI"], "watch", application_id], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True)
+        try:
+            tasks_running(application_id, 2)
+            self.assertRegex(local_yarn("failover-rm"), r"^rm[12] is active")
+            output, _ = watch.communicate(timeout=300)
+        finally:
+            if watch.poll() is None:
+                watch.kill()
+        self.assertEqual(watch.returncode, 0, output)
+        self.assertIn("registered again with the restarted ResourceManager", output)
+        status = status_of(application_id)
+        self.assertEqual(status["final_status"], "SUCCEEDED", status)
+        for each in status["job"]["tasks"]:
+            self.assertEqual((each["phase"], each["restarts"], each["lost"]), ("succeeded", 0, 0), each)
+
+
+class Partition(ClusterTest):
+    def test_a_partitioned_hosts_task_moves_and_its_old_container_stops_once_the_host_is_back(self):
+        # Two workers, each alone on a host; the third host has room for the one that moves.
+        command = "python3 -c 'import time; time.sleep(60); print(\"slept\")'"
+        spec = write_spec(self.directory, "partition", command, instances=2, extra=["heartbeat_timeout: 15"],
+                          task_extra=["    max_restarts: 1"])
+        application_id = submit(spec)["application_id"]
+        tasks_running(application_id, 2)
+        # A worker whose host does not also hold the application master.
+        am_host = master_host(application_id)
+        victim = next(t for t in (task(application_id, f"worker:{i}") for i in range(2))
+                      if t["address"].split(":")[0] != am_host)
+        host = victim["address"].split(":")[0]
+        old_container = victim["container"]
+        self.assertTrue(container_processes(old_container), f"{old_container} has no process on {host}")
+
+        local_yarn("partition", host)
+        healed = False
+        try:
+            # The task is declared lost (no heartbeat for 15 s) and asked for again; YARN declares
+            # the node LOST only after 60 s, so the host is back before that.
+            deadline = time.monotonic() + 45
+            moved = None
+            while time.monotonic() < deadline:
+                moved = task(application_id, victim["task"])
+                if moved["container"] != old_container and moved["phase"] == "running":
+                    break
+                time.sleep(0.5)
+            self.assertNotEqual(moved["container"], old_container, moved)
+            self.assertEqual(moved["phase"], "running", moved)
+            self.assertNotEqual(moved["address"].split(":")[0], host, moved)
+            # The old container still runs on the cut-off host, out of everybody's reach.
+            self.assertTrue(container_processes(old_container), "the partition killed the old container")
+        finally:
+            local_yarn("heal", host)
+            healed = True
+        self.assertTrue(healed)
+
+        # Back on the network, the host is told to stop the container the master gave up.
+        deadline = time.monotonic() + 30
+        while container_processes(old_container) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        self.assertEqual(container_processes(old_container), [], f"{old_container} still runs on {host}")
+
+        waited = spindle("watch", application_id, timeout=300)
+        self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
+        final = task(application_id, victim["task"])
+        self.assertEqual(final["container"], moved["container"], final)  # the spec's address is the new one
+        self.assertEqual(final["address"], moved["address"], final)
+        self.assertEqual(final["phase"], "succeeded", final)
+        self.assertEqual(len(final["earlier_attempts"]), 1, final)
+        history = json.loads(spindle("history", application_id, "--json").stdout)
+        messages = " | ".join(event["message"] for event in history["events"])
+        self.assertIn("no heartbeat for 15 s", messages)
+        self.assertEqual(status_of(application_id)["final_status"], "SUCCEEDED")
+
+
+if __name__ == "__main__":
+    unittest.main()
