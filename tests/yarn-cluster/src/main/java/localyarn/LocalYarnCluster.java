@@ -276,6 +276,7 @@ public final class LocalYarnCluster {
     String nnHttp = ha ? NN_IDS.get(0) + "=" + httpAddress(dfs.getNameNode(0)) + ","
         + NN_IDS.get(1) + "=" + httpAddress(dfs.getNameNode(1)) : httpAddress(dfs.getNameNode());
     System.out.println("READY conf=" + confDir
+        + " hadoop=" + org.apache.hadoop.util.VersionInfo.getVersion()
         + (ha ? " rm=" + haAddresses(rmConf, "yarn.resourcemanager.address")
             + " rm_web=" + haAddresses(rmConf, "yarn.resourcemanager.webapp.address")
             + " active_rm=" + RM_IDS.get(0) + " active_nn=" + NN_IDS.get(0)
