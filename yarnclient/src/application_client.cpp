@@ -272,7 +272,7 @@ Result<std::vector<AttemptReport>> ApplicationClient::attempts(const Application
     if (attempt.has_am_container_id()) report.am_container = container_id_string(attempt.am_container_id());
     report.host = attempt.host();
     report.tracking_url = attempt.tracking_url();
-    report.diagnostics = attempt.diagnostics() == "N/A" ? "" : attempt.diagnostics();
+    report.diagnostics = readable_diagnostics(attempt.diagnostics());
     report.start_time = attempt.start_time();
     report.finish_time = attempt.finish_time();
     attempts.push_back(std::move(report));

@@ -1,6 +1,8 @@
 #include "yarn/conversions.h"
 
 #include <cstdlib>
+#include <string>
+#include <string_view>
 
 #include "yarn/ids.h"
 
@@ -110,7 +112,7 @@ ApplicationReport from_proto(const wire::yarn::ApplicationReport& report) {
   out.name = report.name();
   out.state = application_state_name(report.yarn_application_state());
   out.final_status = final_status_name(report.final_application_status());
-  out.diagnostics = report.diagnostics() == "N/A" ? "" : report.diagnostics();
+  out.diagnostics = readable_diagnostics(report.diagnostics());
   out.tracking_url = report.tracking_url();
   out.am_host = report.host();
   out.am_rpc_port = report.rpc_port();
@@ -119,6 +121,20 @@ ApplicationReport from_proto(const wire::yarn::ApplicationReport& report) {
   out.progress = report.progress();
   out.tags.assign(report.application_tags().begin(), report.application_tags().end());
   return out;
+}
+
+std::string readable_diagnostics(const std::string& reported) {
+  if (reported == "N/A") return {};
+  // The RM appends to one buffer per attempt; these are the notes it writes with no end mark.
+  static const std::string_view glued[] = {"Attempt recovered after RM restart"};
+  std::string text = reported;
+  for (const auto note : glued) {
+    for (auto at = text.find(note); at != std::string::npos; at = text.find(note, at + note.size())) {
+      const auto end = at + note.size();
+      if (end < text.size() && text[end] != ';' && text[end] != '.' && text[end] != '\n') text.insert(end, "; ");
+    }
+  }
+  return text;
 }
 
 Token from_proto(const wire::hadoop::Token& token) {

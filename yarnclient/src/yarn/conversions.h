@@ -20,6 +20,10 @@ Token from_proto(const wire::hadoop::Token& token);
 wire::yarn::Resource to_proto(const Resources& resources);
 wire::yarn::ContainerLaunchContext to_proto(const LaunchContext& context);
 wire::hadoop::Token to_proto(const Token& token);
+// An application's or attempt's diagnostics as YARN reports them, readable: "N/A" is empty, and
+// the notes the ResourceManager runs together without a separator ("Attempt recovered after RM
+// restart" followed at once by the master's own text) are parted with "; ".
+std::string readable_diagnostics(const std::string& reported);
 // "hdfs://nn:8020/a/b" -> {scheme, host, port, file}
 wire::yarn::Url url_to_proto(const std::string& url);
 
