@@ -11,7 +11,9 @@ run standard-library Python only: the nodes have no TensorFlow."""
 
 import json
 import os
+import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -173,7 +175,8 @@ class Partition(ClusterTest):
             moved = None
             while time.monotonic() < deadline:
                 moved = task(application_id, victim["task"])
-                if moved["container"] != old_container:
+                # Moved: a new container, on a node (a host that does not heartbeat gets none).
+                if moved["container"] != old_container and moved["node"]:
                     break
                 time.sleep(0.5)
             self.assertNotEqual(moved["container"], old_container, moved)
@@ -206,6 +209,60 @@ class Partition(ClusterTest):
         messages = " | ".join(event["message"] for event in history["events"])
         self.assertIn("no heartbeat for 15 s", messages)
         self.assertEqual(status_of(application_id)["final_status"], "SUCCEEDED")
+
+
+
+class TensorBoardAcrossHosts(ClusterTest):
+    """The job's TensorBoard task on a worker host, reached from this machine through
+    `spindle tensorboard`. The bare nodes have no TensorFlow: this job finds ours on the shared
+    file system through its PATH, as a team with an environment on NFS would."""
+
+    def test_the_proxy_reaches_tensorboard_on_a_worker_host(self):
+        output = os.path.join(self.directory, "output")
+        os.makedirs(output)
+        os.chmod(self.directory, 0o755)
+        venv_bin = os.path.dirname(sys.executable)
+        spec = os.path.join(self.directory, "job.yaml")
+        with open(spec, "w") as out:
+            out.write("\n".join([
+                "name: tensorboard-across-hosts",
+                f"files: {{write_scalar_events.py: {os.path.join(SOURCE, 'tests/python/write_scalar_events.py')}}}",
+                f"env: {{PATH: \"{venv_bin}:/usr/bin:/bin\", TF_CPP_MIN_LOG_LEVEL: \"2\"}}",
+                f"output: {output}",
+                "tasks:",
+                "  chief:",
+                "    memory: 1 GiB",
+                "    command: python write_scalar_events.py \"$DTF_OUTPUT_PATH\" --steps 20 && sleep 600",
+                "  tensorboard:",
+                "    memory: 1 GiB",
+            ]) + "\n")
+        application_id = submit(spec)["application_id"]
+        proxy = None
+        try:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            proxy = subprocess.Popen([os.environ["SPINDLE_CLI"], "tensorboard", application_id, "--port", str(port)],
+                                     stdout=subprocess.PIPE, text=True)
+            url = proxy.stdout.readline().strip()
+            deadline = time.monotonic() + 300
+            tags = {}
+            while time.monotonic() < deadline and not ("train" in tags and "eval" in tags):
+                try:
+                    with urllib.request.urlopen(url + "data/plugin/scalars/tags", timeout=60) as answer:
+                        tags = json.load(answer)
+                except urllib.error.HTTPError as error:
+                    self.assertEqual(error.code, 502, error.read())
+                time.sleep(1)
+            self.assertIn("loss", tags.get("train", {}), "TensorBoard never showed the chief's scalars")
+            board = task(application_id, "tensorboard:0")
+            self.assertTrue(board["address"].startswith("spindle-node"), board)
+        finally:
+            if proxy:
+                proxy.kill()
+                proxy.wait()
+                proxy.stdout.close()
+            spindle("kill", application_id)
 
 
 if __name__ == "__main__":
