@@ -20,6 +20,7 @@ import unittest
 import urllib.error
 import urllib.request
 
+import ha_test
 from ha_test import status_of, submit, tasks_running
 from jobs_on_yarn_test import SOURCE, configuration, spindle
 
@@ -138,6 +139,12 @@ class RmFailoverAcrossHosts(ClusterTest):
                                  stderr=subprocess.STDOUT, text=True)
         try:
             tasks_running(application_id, 2)
+            # The tracking URL the master advertised leads, from this machine, through the active
+            # ResourceManager's proxy to the job's page on a worker host.
+            tracking = status_of(application_id)["tracking_url"]
+            self.assertTrue(tracking.startswith("http://spindle-master:"), tracking)
+            with urllib.request.urlopen(tracking, timeout=30) as page:
+                self.assertIn(b"rm-failover", page.read())
             self.assertRegex(local_yarn("failover-rm"), r"^rm[12] is active")
             output, _ = watch.communicate(timeout=300)
         finally:
@@ -263,6 +270,22 @@ class TensorBoardAcrossHosts(ClusterTest):
                 proxy.wait()
                 proxy.stdout.close()
             spindle("kill", application_id)
+
+
+
+class NameNodeFailoverAcrossHosts(ha_test.NameNodeFailover):
+    """The HA suite's NameNode failovers, once while a 50 MB file is staged and once in the
+    middle of a job, on the hosts cluster: the file's blocks live on DataNodes of worker hosts
+    and the task reads it back on another host."""
+
+    def setUp(self):
+        super().setUp()
+        # The HA suite's controls, pointed at this cluster.
+        self.ha_controls = ha_test.local_yarn
+        ha_test.local_yarn = local_yarn
+
+    def tearDown(self):
+        ha_test.local_yarn = self.ha_controls
 
 
 if __name__ == "__main__":
