@@ -1,7 +1,8 @@
 """Runs as a task of a job spread over several hosts (cluster_test.py): checks from inside the
-container that TF_CONFIG names several hosts and no loopback address, that this task can listen at
-the address it was advertised as (so it is this host's), and that it reaches every peer and is
-reached by every peer. Prints one line REPORT {json}; exits 1 if anything failed."""
+container that TF_CONFIG names several hosts and no loopback address, that CLUSTER_SPEC,
+DTF_*_HOSTS and MASTER_ADDR name the same hosts, that this task can listen at the address it was
+advertised as (so it is this host's), and that it reaches every peer and is reached by every
+peer. Prints one line REPORT {json}; exits 1 if anything failed."""
 
 import json
 import os
@@ -25,6 +26,26 @@ for host in hosts:
 if len(hosts) < 3:
     problems.append(f"TF_CONFIG names {len(hosts)} host(s): {hosts}")
 problems += [f"{host} is a loopback address ({ip})" for host, ip in addresses.items() if ip.startswith("127.")]
+
+# The other variables that carry addresses name the same hosts, none of them loopback.
+if "CLUSTER_SPEC" in os.environ:
+    spec = json.loads(os.environ["CLUSTER_SPEC"])
+    in_spec = sorted(address for addresses in spec.values() for address in addresses)
+    if in_spec != sorted(everyone):
+        problems.append(f"CLUSTER_SPEC {in_spec} differs from TF_CONFIG {sorted(everyone)}")
+else:
+    problems.append("no CLUSTER_SPEC")
+dtf_hosts = sorted(a for k, v in os.environ.items() if k.startswith("DTF_") and k.endswith("_HOSTS")
+                   for a in v.split(",") if a)
+if dtf_hosts != sorted(everyone):
+    problems.append(f"the DTF_*_HOSTS variables name {dtf_hosts}, TF_CONFIG {sorted(everyone)}")
+for variable in ("MASTER_ADDR",):
+    value = os.environ.get(variable, "")
+    try:
+        if not value or socket.gethostbyname(value).startswith("127."):
+            problems.append(f"{variable}={value!r} is not another host's address")
+    except OSError as error:
+        problems.append(f"{variable}={value!r} does not resolve: {error}")
 
 host, port = me.rsplit(":", 1)
 heard = set()

@@ -156,6 +156,18 @@ class RmFailoverAcrossHosts(ClusterTest):
         self.assertEqual(status["final_status"], "SUCCEEDED", status)
         for each in status["job"]["tasks"]:
             self.assertEqual((each["phase"], each["restarts"], each["lost"]), ("succeeded", 0, 0), each)
+        # The history holds the whole story: one attempt per task, the master's new registration,
+        # each container asked for once.
+        story = json.loads(spindle("history", application_id, "--json").stdout)
+        for name in ("worker:0", "worker:1"):
+            self.assertEqual([a["phase"] for a in story["attempts"] if a["task"] == name], ["succeeded"], story)
+        kinds = [event["kind"] for event in story["events"]]
+        messages = " | ".join(event["message"] for event in story["events"])
+        self.assertIn("registered again with the restarted ResourceManager", messages)
+        self.assertEqual(kinds.count("allocated"), 2, messages)
+        self.assertEqual(story["state"], "succeeded", story)
+        # YARN's recovery note and the master's own words stay apart.
+        self.assertNotIn("restartevery", story["diagnostics"])
 
 
 class Partition(ClusterTest):
