@@ -9,6 +9,7 @@ Run by ctest (label cluster, one test per case) with SPINDLE_CLI, HADOOP_CONF_DI
 SPINDLE_SOURCE_DIR, SPINDLE_LOCAL_YARN_DIR, SPINDLE_STATE_DIR and SPINDLE_DATA_DIR set. The jobs
 run standard-library Python only: the nodes have no TensorFlow."""
 
+import hashlib
 import json
 import os
 import socket
@@ -286,7 +287,7 @@ class TensorBoardAcrossHosts(ClusterTest):
 
 
 class NameNodeFailoverAcrossHosts(ha_test.NameNodeFailover):
-    """The HA suite's NameNode failovers, once while a 50 MB file is staged and once in the
+    """The HA suite's NameNode failovers, once while a 120 MB file is staged and once in the
     middle of a job, on the hosts cluster: the file's blocks live on DataNodes of worker hosts
     and the task reads it back on another host."""
 
@@ -298,6 +299,18 @@ class NameNodeFailoverAcrossHosts(ha_test.NameNodeFailover):
 
     def tearDown(self):
         ha_test.local_yarn = self.ha_controls
+
+    def big_file(self):
+        # Bigger than the HA suite's 50 MB: staged to DataNodes across the bridge, that went up
+        # faster than a failover completes, and the failover has to land in the middle of it.
+        path = os.path.join(self.directory, "big.bin")
+        digest = hashlib.sha256()
+        with open(path, "wb") as out:
+            for _ in range(120):
+                chunk = os.urandom(1024 * 1024)
+                digest.update(chunk)
+                out.write(chunk)
+        return path, digest.hexdigest()
 
 
 if __name__ == "__main__":
