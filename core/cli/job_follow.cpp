@@ -52,6 +52,13 @@ int follow_job(client::JobConnection& job, std::ostream& progress) {
   std::uint64_t seen = 0;
   std::string last_state;
   int unreachable = 0;
+  auto show = [&](const auto& events) {
+    for (const auto& event : events) {
+      progress << "  " << (event.task.empty() ? "job" : event.task) << " " << event.kind
+               << (event.message.empty() ? "" : ": " + event.message) << '\n';
+      seen = event.sequence;
+    }
+  };
   while (true) {
     auto report = job.report();
     if (!report) {
@@ -71,16 +78,19 @@ int follow_job(client::JobConnection& job, std::ostream& progress) {
     }
     if (report->finished()) break;
     const auto events = job.events_after(seen, std::chrono::seconds(1));
-    for (const auto& event : events) {
-      progress << "  " << (event.task.empty() ? "job" : event.task) << " " << event.kind
-               << (event.message.empty() ? "" : ": " + event.message) << '\n';
-      seen = event.sequence;
-    }
+    show(events);
     // Each batch may change a task; the last one before the end is what is kept.
     if (!events.empty()) (void)job.live_status();
     if (events.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(300));
   }
-  // The application master answers for a moment after unregistering.
+  // The application master answers for a moment after unregistering: the events of the job's
+  // end, which the ResourceManager may have announced before they were read, go to the history
+  // too.
+  for (int round = 0; round < 10; ++round) {
+    const auto events = job.events_after(seen, std::chrono::milliseconds(0));
+    if (events.empty()) break;
+    show(events);
+  }
   (void)job.live_status();
   job.remember_final_status();
   auto final_report = job.report();

@@ -166,6 +166,7 @@ class RmFailoverAcrossHosts(ClusterTest):
         messages = " | ".join(event["message"] for event in story["events"])
         self.assertIn("registered again with the restarted ResourceManager", messages)
         self.assertEqual(kinds.count("allocated"), 2, messages)
+        self.assertIn("succeeded", kinds)  # the events of the end too
         self.assertEqual(story["state"], "succeeded", story)
         # YARN's recovery note and the master's own words stay apart.
         self.assertNotIn("restartevery", story["diagnostics"])
