@@ -19,7 +19,7 @@
 #include "screenshot.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/tfevents.h"
-#include "submit/submitcontroller.h"
+#include "submit_job.h"
 #include "theme.h"
 
 using namespace spindle;
@@ -45,15 +45,9 @@ class JobViewYarnTest : public QObject {
     spec->output = output.toStdString();
     spec->name = "gui-jobview-test";
 
-    SubmitController controller;
-    QSignalSpy submitted(&controller, &SubmitController::submitted);
-    QSignalSpy failed(&controller, &SubmitController::failed);
-    QSignalSpy idle(&controller, &SubmitController::idle);
-    QVERIFY(controller.submit(*spec, setup_, false));
-    QVERIFY(idle.wait(300000));
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().front().toString()));
-    QCOMPARE(submitted.count(), 1);
-    const QString id = submitted.front().front().toString();
+    QString id;
+    submitThroughTheApp(*spec, setup_, &id);
+    if (QTest::currentTestFailed()) return;
 
     JobViewOptions options;
     options.setup = setup_;

@@ -37,14 +37,9 @@ def local_yarn(*args):
 
 def write_spec(directory, name, command, instances, memory="2560 MiB", extra=(), task_extra=()):
     """2560 MiB: a worker host (4096 MiB) holds one such task, so each lands on a host of its own."""
-    lines = [f"name: {name}", "framework: tensorflow", *extra,
-             f"files: {{peer_check.py: {os.path.join(HERE, 'cluster_peer_check.py')}}}", "tasks:", "  worker:",
-             f"    instances: {instances}", f"    memory: {memory}", "    vcores: 1", *task_extra,
-             "    command: " + json.dumps(command)]
-    path = os.path.join(directory, "job.yaml")
-    with open(path, "w") as spec:
-        spec.write("\n".join(lines) + "\n")
-    return path
+    files = {"peer_check.py": os.path.join(HERE, "cluster_peer_check.py")}
+    return ha_test.write_spec(directory, command, instances, files=files, name=name, framework="tensorflow",
+                              memory=memory, job_lines=extra, task_lines=task_extra)
 
 
 def rm_get(path):

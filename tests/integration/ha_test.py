@@ -67,12 +67,14 @@ def staged(application_id):
         raise
 
 
-def write_spec(directory, command, instances=1, files=None):
-    lines = ["name: ha", "framework: generic"]
+def write_spec(directory, command, instances=1, files=None, name="ha", framework="generic", memory="256 MiB",
+               job_lines=(), task_lines=()):
+    """job.yaml of one task type, worker; job_lines and task_lines are more YAML lines, as written."""
+    lines = [f"name: {name}", f"framework: {framework}", *job_lines]
     if files:
         lines.append("files: {" + ", ".join(f"{name}: {path}" for name, path in files.items()) + "}")
-    lines += ["tasks:", "  worker:", f"    instances: {instances}", "    memory: 256 MiB", "    vcores: 1",
-              "    command: " + json.dumps(command)]
+    lines += ["tasks:", "  worker:", f"    instances: {instances}", f"    memory: {memory}", "    vcores: 1",
+              *task_lines, "    command: " + json.dumps(command)]
     path = os.path.join(directory, "job.yaml")
     with open(path, "w") as spec:
         spec.write("\n".join(lines) + "\n")

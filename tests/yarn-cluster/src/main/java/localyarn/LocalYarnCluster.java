@@ -4,9 +4,7 @@ import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
 import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
 
 import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -18,11 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-
-import sun.misc.Signal;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -176,26 +171,7 @@ public final class LocalYarnCluster {
     LocalYarnCluster cluster = new LocalYarnCluster(new File(args[0]).getAbsoluteFile(),
         new File(args[1]).getAbsoluteFile(), controlDir, ha, masterHost, kerberosDir);
 
-    // The clusters are stopped on the main thread, before the JVM begins to shut down: inside a
-    // shutdown hook Hadoop's services fail ("Shutdown in progress, cannot remove a shutdownHook")
-    // and leave their work half done.
-    CountDownLatch stopRequested = new CountDownLatch(1);
-    for (String name : List.of("TERM", "INT")) {
-      Signal.handle(new Signal(name), signal -> {
-        System.err.println("local-yarn: got SIG" + signal.getName());
-        stopRequested.countDown();
-      });
-    }
-    int status = 0;
-    try {
-      cluster.start();
-      stopRequested.await();
-    } catch (Throwable t) {
-      t.printStackTrace();
-      status = 1;
-    }
-    cluster.stop();
-    System.exit(status);
+    Daemon.runUntilSignalled("local-yarn", cluster::start, cluster::stop);
   }
 
   private void start() throws Exception {
@@ -351,9 +327,7 @@ public final class LocalYarnCluster {
     Files.createDirectories(dir.toPath());
     Configuration client = new Configuration(false);
     hdfsHaClientSettings().forEach(client::set);
-    try (OutputStream out = new FileOutputStream(new File(dir, "spindle-ha-client.xml"))) {
-      client.writeXml(out);
-    }
+    Daemon.writeSite(client, new File(dir, "spindle-ha-client.xml"));
     Thread.currentThread().setContextClassLoader(new java.net.URLClassLoader(
         new java.net.URL[] {dir.toURI().toURL()}, LocalYarnCluster.class.getClassLoader()));
     Configuration.addDefaultResource("spindle-ha-client.xml");
@@ -683,15 +657,11 @@ public final class LocalYarnCluster {
       yarnSettings().forEach(cs::set);
       cs.set("yarn.resource-types", GPU);
       capacitySchedulerSettings().forEach(cs::set);
-      try (OutputStream out = new FileOutputStream(new File(rmConf, "capacity-scheduler.xml"))) {
-        cs.writeXml(out);
-      }
+      Daemon.writeSite(cs, new File(rmConf, "capacity-scheduler.xml"));
       // A ResourceManager process of its own (hosts mode) reads its resource types from there too.
       Configuration types = new Configuration(false);
       types.set("yarn.resource-types", GPU);
-      try (OutputStream out = new FileOutputStream(new File(rmConf, "resource-types.xml"))) {
-        types.writeXml(out);
-      }
+      Daemon.writeSite(types, new File(rmConf, "resource-types.xml"));
       conf.set("yarn.resourcemanager.configuration.provider-class",
           "org.apache.hadoop.yarn.FileSystemBasedConfigurationProvider");
       conf.set("yarn.resourcemanager.configuration.file-system-based-store", rmConf.toURI().toString());
@@ -813,12 +783,7 @@ public final class LocalYarnCluster {
   }
 
   private void write(Configuration conf, String name) throws IOException {
-    // Write to a temporary name and rename, so a reader never sees half a file.
-    File tmp = new File(confDir, name + ".tmp");
-    try (OutputStream out = new FileOutputStream(tmp)) {
-      conf.writeXml(out);
-    }
-    Files.move(tmp.toPath(), new File(confDir, name).toPath(), REPLACE_EXISTING, ATOMIC_MOVE);
+    Daemon.writeSite(conf, new File(confDir, name));
   }
 
   private void stop() {

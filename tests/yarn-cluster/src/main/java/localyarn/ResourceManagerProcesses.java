@@ -1,12 +1,7 @@
 package localyarn;
 
-import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
-import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
-
 import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -16,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.ha.HAServiceProtocol.RequestSource;
 import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
@@ -61,7 +55,7 @@ final class ResourceManagerProcesses {
         if (file.getKey().equals("yarn-site.xml")) {
           c.set("yarn.resourcemanager.ha.id", id);
         }
-        write(c, new File(conf, file.getKey()));
+        Daemon.writeSite(c, new File(conf, file.getKey()));
       }
     }
   }
@@ -171,13 +165,5 @@ final class ResourceManagerProcesses {
     public void close() {
       proxy.close();
     }
-  }
-
-  private static void write(Configuration conf, File file) throws IOException {
-    File tmp = new File(file.getPath() + ".tmp");
-    try (OutputStream out = new FileOutputStream(tmp)) {
-      conf.writeXml(out);
-    }
-    Files.move(tmp.toPath(), file.toPath(), REPLACE_EXISTING, ATOMIC_MOVE);
   }
 }

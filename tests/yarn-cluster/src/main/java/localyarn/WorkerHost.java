@@ -1,19 +1,10 @@
 package localyarn;
 
-import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
-import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
-
 import java.io.File;
-import java.io.FileOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-
-import sun.misc.Signal;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -57,20 +48,7 @@ public final class WorkerHost {
     }
     WorkerHost worker = new WorkerHost(new File(args[0]).getAbsoluteFile(),
         new File(args[1]).getAbsoluteFile(), args[2]);
-    CountDownLatch stopRequested = new CountDownLatch(1);
-    for (String name : List.of("TERM", "INT")) {
-      Signal.handle(new Signal(name), signal -> stopRequested.countDown());
-    }
-    int status = 0;
-    try {
-      worker.start();
-      stopRequested.await();
-    } catch (Throwable t) {
-      t.printStackTrace();
-      status = 1;
-    }
-    worker.stop();
-    System.exit(status);
+    Daemon.runUntilSignalled("worker host " + args[2], worker::start, worker::stop);
   }
 
   private void start() throws Exception {
@@ -84,7 +62,7 @@ public final class WorkerHost {
       } else if (name.equals("hdfs-site.xml")) {
         dataNodeSettings().forEach(site::set);
       }
-      write(site, new File(conf, name));
+      Daemon.writeSite(site, new File(conf, name));
     }
 
     // Two daemons in one JVM register the same JVM metrics source, which a real node's separate
@@ -148,13 +126,5 @@ public final class WorkerHost {
       }
     }
     ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
-  }
-
-  private static void write(Configuration conf, File file) throws IOException {
-    File tmp = new File(file.getPath() + ".tmp");
-    try (OutputStream out = new FileOutputStream(tmp)) {
-      conf.writeXml(out);
-    }
-    Files.move(tmp.toPath(), file.toPath(), REPLACE_EXISTING, ATOMIC_MOVE);
   }
 }
