@@ -11,11 +11,12 @@
 #include "cli/submit_command.h"
 #include "cli/tensorboard_command.h"
 #include "cli/validate_command.h"
+#include "spindle/core/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"spindle: run distributed TensorFlow on Hadoop YARN", "spindle"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", SPINDLE_VERSION);
+  app.set_version_flag("--version", std::string("spindle ") + spindle::version);
   int exit_code = spindle::cli::exit_done;
   spindle::cli::add_validate_command(app, exit_code);
   spindle::cli::add_render_env_command(app, exit_code);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "client/container_binary.h"
 #include "client/staging.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
@@ -150,6 +151,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
                      " is missing or not executable; it is built with spindle (target spindle-container), or "
                      "set SPINDLE_CONTAINER_BINARY to its path");
   }
+  if (auto checked = check_container_binary(binary); !checked) return bad_input(checked.error().message);
   yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
   auto created = client.new_application();
   if (!created) return cluster_error(created.error().message);

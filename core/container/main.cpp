@@ -10,7 +10,9 @@
 #include <string>
 
 #include "container/application_master.h"
+#include "container/self_check.h"
 #include "container/task_executor.h"
+#include "spindle/core/version.h"
 
 namespace {
 
@@ -22,13 +24,52 @@ std::string environment(const char* name) {
 int usage() {
   std::cerr << "usage: spindle-container master\n"
                "       spindle-container task --task TYPE:INDEX --api HOST:PORT [--attempt N] [--restarts N]\n"
-               "It runs inside containers YARN starts for a job `spindle submit` submitted.\n";
+               "       spindle-container self-check master --listen HOST --secret TEXT\n"
+               "       spindle-container self-check task --api HOST:PORT --secret TEXT [--host NAME]\n"
+               "       spindle-container --version\n"
+               "It runs inside containers YARN starts for a job `spindle submit` submitted;\n"
+               "self-check proves it works on a node without YARN.\n";
   return 2;
+}
+
+int self_check(int argc, char** argv) {
+  if (argc < 3 || argc % 2 != 1) return usage();
+  const std::string role = argv[2];
+  spindle::container::SelfCheckOptions options;
+  for (int i = 3; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const std::string value = argv[i + 1];
+    if (flag == "--listen" && role == "master") {
+      options.listen_host = value;
+    } else if (flag == "--api" && role == "task") {
+      options.api_address = value;
+    } else if (flag == "--host" && role == "task") {
+      options.own_host = value;
+    } else if (flag == "--secret") {
+      options.secret = value;
+    } else {
+      return usage();
+    }
+  }
+  if (options.secret.empty()) return usage();
+  if (role == "master" && !options.listen_host.empty()) return spindle::container::run_self_check_master(options);
+  if (role == "task" && !options.api_address.empty()) return spindle::container::run_self_check_task(options);
+  return usage();
 }
 
 int run(int argc, char** argv) {
   if (argc < 2) return usage();
   const std::string mode = argv[1];
+  if (mode == "--version" && argc == 2) {
+    std::cout << "spindle-container " << spindle::version << "\n";
+    return 0;
+  }
+  if (mode == "self-check") return self_check(argc, argv);
+  // YARN names the job's user in USER. Hadoop's client code would otherwise
+  // ask the C library's user database, which a static program cannot load.
+  if (const char* user = std::getenv("USER"); user && *user && environment("HADOOP_USER_NAME").empty()) {
+    ::setenv("HADOOP_USER_NAME", user, 1);
+  }
   if (mode == "master" && argc == 2) {
     spindle::container::MasterOptions options;
     options.staged_files_json = environment("SPINDLE_RESOURCES");

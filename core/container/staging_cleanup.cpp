@@ -10,6 +10,7 @@
 #include "spindle/yarn/hadoop_configuration.h"
 #include "spindle/yarn/token_service.h"
 #include "spindle/yarn/token_url_string.h"
+#include "src/net/asio_endpoints.h"
 
 namespace spindle::container {
 namespace {
@@ -27,14 +28,8 @@ std::pair<std::string, std::string> host_and_port(const std::string& location) {
 }
 
 std::string resolved_address(const std::string& host) {
-  try {
-    net::io_context io;
-    for (const auto& entry : net::ip::tcp::resolver(io).resolve(net::ip::tcp::v4(), host, "")) {
-      return entry.endpoint().address().to_string();
-    }
-  } catch (const std::exception&) {
-  }
-  return host;
+  auto found = resolve_host(host, 0, AddressFamily::ipv4);
+  return found ? found->front().numeric() : host;
 }
 
 // `elsewhere` says whether another NameNode of the same nameservice might do it.
@@ -58,7 +53,9 @@ Result<void> remove_over_webhdfs(const std::string& location, const std::optiona
     net::io_context io;
     beast::tcp_stream stream(io);
     stream.expires_after(std::chrono::seconds(30));
-    stream.connect(net::ip::tcp::resolver(io).resolve(host, port));
+    auto addresses = resolve_host(host, static_cast<std::uint16_t>(std::stoi(port)));
+    if (!addresses) return addresses.error();
+    stream.connect(endpoints_of(*addresses));
     http::request<http::empty_body> request{http::verb::delete_, target, 11};
     request.set(http::field::host, authority);
     http::write(stream, request);

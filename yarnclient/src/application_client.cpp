@@ -15,6 +15,7 @@
 
 #include "ipc/rpc_client.h"
 #include "spindle/core/cluster_spec.h"
+#include "spindle/core/host_names.h"
 #include "yarn/conversions.h"
 #include "yarn/ids.h"
 #include "yarn_service.pb.h"
@@ -29,16 +30,10 @@ constexpr std::string_view protocol_name = "org.apache.hadoop.yarn.api.Applicati
 std::string token_service_address(const std::string& address) {
   auto split = parse_host_port(address);
   if (!split) return address;
-  addrinfo hints{};
-  hints.ai_family = AF_INET;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (::getaddrinfo(split->host.c_str(), nullptr, &hints, &found) != 0 || !found) return address;
-  char text[INET_ADDRSTRLEN] = {};
-  const auto* ipv4 = reinterpret_cast<const sockaddr_in*>(found->ai_addr);
-  const bool converted = ::inet_ntop(AF_INET, &ipv4->sin_addr, text, sizeof(text)) != nullptr;
-  ::freeaddrinfo(found);
-  return converted ? std::string(text) + ":" + std::to_string(split->port) : address;
+  auto found = resolve_host(split->host, split->port, AddressFamily::ipv4);
+  if (!found) return address;
+  const auto numeric = found->front().numeric();
+  return numeric.empty() ? address : numeric + ":" + std::to_string(split->port);
 }
 
 std::string addresses_text(const RpcOptions& options) {

@@ -1,35 +1,19 @@
 #include "spindle/yarn/token_service.h"
 
-#include <arpa/inet.h>
-#include <netdb.h>
-
 #include <algorithm>
 #include <cctype>
 #include <memory>
 
+#include "spindle/core/host_names.h"
+
 namespace spindle::yarn {
 namespace {
-
-struct AddressListDeleter {
-  void operator()(addrinfo* list) const { freeaddrinfo(list); }
-};
 
 // The numeric address Java's InetSocketAddress would hold: IPv4 first, as
 // Hadoop runs with java.net.preferIPv4Stack.
 Result<std::string> numeric_address(const std::string& host) {
-  for (int family : {AF_INET, AF_UNSPEC}) {
-    addrinfo hints{};
-    hints.ai_family = family;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* found = nullptr;
-    if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || !found) continue;
-    std::unique_ptr<addrinfo, AddressListDeleter> list(found);
-    char text[INET6_ADDRSTRLEN] = {};
-    const void* address = found->ai_family == AF_INET
-                              ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr)
-                              : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(found->ai_addr)->sin6_addr);
-    if (inet_ntop(found->ai_family, address, text, sizeof(text))) return std::string(text);
-  }
+  // IPv4 addresses come first in what resolve_host answers.
+  if (auto found = resolve_host(host, 0); found && !found->front().numeric().empty()) return found->front().numeric();
   return make_error("cannot resolve " + host + " to name the service of its delegation token; check DNS or /etc/hosts");
 }
 

@@ -5,6 +5,7 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include "net/asio_endpoints.h"
 #include "spindle/core/gzip.h"
 
 namespace spindle {
@@ -47,12 +48,10 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
       auto fresh = std::make_unique<Connection>();
       // A cluster answer is tens of KB; a buffer that starts small reads it 512 bytes at a time.
       fresh->buffer.reserve(64 * 1024);
-      tcp::resolver resolver(fresh->io);
-      const auto endpoints = resolver.resolve(host_, std::to_string(port_), ec);
-      if (!ec) {
-        fresh->stream.expires_after(timeout_);
-        fresh->stream.connect(endpoints, ec);
-      }
+      auto addresses = resolve_host(host_, port_);
+      if (!addresses) return make_error("cannot reach " + where + ": " + addresses.error().message);
+      fresh->stream.expires_after(timeout_);
+      fresh->stream.connect(endpoints_of(*addresses), ec);
       if (ec) return make_error("cannot reach " + where + ": " + ec.message());
       connection_ = std::move(fresh);
     }

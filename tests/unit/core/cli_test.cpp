@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -17,12 +18,14 @@ struct CliRun {
   std::string err;
 };
 
-CliRun spindle(const std::string& arguments) {
+// `environment` is a prefix of NAME=VALUE words for env(1), or empty.
+CliRun spindle(const std::string& arguments, const std::string& environment = "") {
   // ctest runs each test case as its own process, in parallel: one file each.
   static int calls = 0;
   const std::string err_file =
       testing::TempDir() + "/spindle-cli-stderr-" + std::to_string(::getpid()) + "-" + std::to_string(++calls);
-  const std::string command = std::string(SPINDLE_CLI_PATH) + " " + arguments + " 2>" + err_file;
+  const std::string command =
+      (environment.empty() ? "" : "env " + environment + " ") + SPINDLE_CLI_PATH + " " + arguments + " 2>" + err_file;
   CliRun run{};
   FILE* pipe = popen(command.c_str(), "r");
   std::array<char, 4096> buffer{};
@@ -149,6 +152,32 @@ TEST(Cli, RenderEnvRejectsBadHostsAndTasks) {
   EXPECT_NE(run.err.find("--task: worker:3 is not a task of this job"), std::string::npos) << run.err;
   run = spindle("render-env -r worker:1 --hosts worker:0=w:1 -- python x.py");
   EXPECT_EQ(run.exit_code, 2);
+}
+
+}  // namespace
+
+namespace {
+
+// A container binary from another release is refused before the cluster is
+// asked for anything: the ResourceManager configured here does not exist.
+TEST(Cli, SubmitRefusesAContainerBinaryOfAnotherRelease) {
+  const std::string configuration = testing::TempDir() + "/" + std::to_string(::getpid()) + "-conf";
+  std::filesystem::create_directories(configuration);
+  std::ofstream(configuration + "/yarn-site.xml")
+      << "<configuration><property><name>yarn.resourcemanager.address</name><value>127.0.0.1:1</value>"
+         "</property></configuration>\n";
+  const std::string old_binary = write_temp("old-spindle-container", "#!/bin/sh\necho 'spindle-container 0.0.1'\n");
+  std::filesystem::permissions(old_binary, std::filesystem::perms::owner_all);
+  const CliRun run = spindle("submit -r worker:1 -- python3 -c pass",
+                             "HADOOP_CONF_DIR=" + configuration + " SPINDLE_CONTAINER_BINARY=" + old_binary);
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  std::string own_version = spindle("--version").out;  // "spindle 0.1.0\n"
+  own_version = own_version.substr(0, own_version.find('\n'));
+  ASSERT_TRUE(own_version.starts_with("spindle ")) << own_version;
+  EXPECT_NE(run.err.find("the container binary " + old_binary + " says \"spindle-container 0.0.1\", but this is " +
+                         own_version),
+            std::string::npos)
+      << run.err;
 }
 
 }  // namespace

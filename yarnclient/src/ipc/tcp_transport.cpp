@@ -1,5 +1,4 @@
 #include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -9,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "spindle/core/host_names.h"
 #include "spindle/yarn/transport.h"
 
 namespace spindle::yarn {
@@ -57,12 +57,12 @@ class TcpTransport final : public Transport {
 };
 
 // Connects without blocking longer than the timeout.
-Result<int> connect_with_timeout(const addrinfo& address, std::chrono::milliseconds timeout) {
-  const int fd = ::socket(address.ai_family, address.ai_socktype | SOCK_CLOEXEC, address.ai_protocol);
+Result<int> connect_with_timeout(const SocketAddress& address, std::chrono::milliseconds timeout) {
+  const int fd = ::socket(address.family(), SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return make_error(std::strerror(errno));
   const int flags = ::fcntl(fd, F_GETFL, 0);
   ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-  int rc = ::connect(fd, address.ai_addr, address.ai_addrlen);
+  int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&address.storage), address.length);
   if (rc < 0 && errno == EINPROGRESS) {
     pollfd descriptor{fd, POLLOUT, 0};
     rc = ::poll(&descriptor, 1, static_cast<int>(timeout.count()));
@@ -92,25 +92,15 @@ Result<int> connect_with_timeout(const addrinfo& address, std::chrono::milliseco
 
 Result<std::unique_ptr<Transport>> connect_tcp(const std::string& host, std::uint16_t port,
                                                std::chrono::milliseconds connect_timeout) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  const std::string service = std::to_string(port);
-  if (const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0) {
-    return make_error("cannot resolve " + host + ": " + ::gai_strerror(rc));
-  }
+  auto addresses = resolve_host(host, port);
+  if (!addresses) return addresses.error();
   std::string last_problem = "no address";
-  for (addrinfo* address = found; address; address = address->ai_next) {
-    auto fd = connect_with_timeout(*address, connect_timeout);
-    if (fd) {
-      ::freeaddrinfo(found);
-      return std::unique_ptr<Transport>(std::make_unique<TcpTransport>(*fd));
-    }
+  for (const auto& address : *addresses) {
+    auto fd = connect_with_timeout(address, connect_timeout);
+    if (fd) return std::unique_ptr<Transport>(std::make_unique<TcpTransport>(*fd));
     last_problem = fd.error().message;
   }
-  ::freeaddrinfo(found);
-  return make_error("cannot connect to " + host + ":" + service + ": " + last_problem);
+  return make_error("cannot connect to " + host + ":" + std::to_string(port) + ": " + last_problem);
 }
 
 }  // namespace spindle::yarn
