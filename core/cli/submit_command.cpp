@@ -38,10 +38,19 @@ int run_submit(const SubmitCommandOptions& options) {
     std::cerr << "spindle submit: " << error.message << '\n';
     return error.kind == client::SubmitError::Kind::bad_input ? exit_bad_input : exit_cluster_unreachable;
   }
+  nlohmann::json environment;
+  if (const auto& shipped = submitted->environment) {
+    environment = {{"name", shipped->name},
+                   {"location", shipped->location},
+                   {"bytes", shipped->bytes},
+                   {"uploaded_bytes", shipped->uploaded_bytes},
+                   {"packed_now", shipped->packed_now}};
+  }
   if (!options.wait) {
     if (options.json) {
-      std::cout << nlohmann::json{{"application_id", submitted->application_id}, {"staging", submitted->staging}}.dump()
-                << '\n';
+      nlohmann::json out = {{"application_id", submitted->application_id}, {"staging", submitted->staging}};
+      if (!environment.is_null()) out["python_env"] = environment;
+      std::cout << out.dump() << '\n';
     } else {
       std::cout << submitted->application_id << '\n';
     }
@@ -57,6 +66,7 @@ int run_submit(const SubmitCommandOptions& options) {
   auto report = job->report();
   if (options.json) {
     nlohmann::json out = {{"application_id", submitted->application_id}};
+    if (!environment.is_null()) out["python_env"] = environment;
     if (report) {
       out["state"] = report->state;
       out["final_status"] = report->final_status;

@@ -10,6 +10,8 @@
 
 #include "client/container_binary.h"
 #include "client/staging.h"
+#include "spindle/client/environment_cache.h"
+#include "spindle/client/python_env.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
 #include "spindle/client/security_tokens.h"
@@ -152,6 +154,20 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
                      "set SPINDLE_CONTAINER_BINARY to its path");
   }
   if (auto checked = check_container_binary(binary); !checked) return bad_input(checked.error().message);
+  // Packed before the cluster is asked for anything: a refusal leaves nothing behind.
+  std::optional<PackedEnvironment> packed_environment;
+  if (!spec.python_env.empty()) {
+    auto located = locate_python_env(spec.python_env);
+    if (!located) return bad_input(located.error().message);
+    progress("python_env: " + located->path.string());
+    PackOptions packing;
+    packing.progress = options.packed_bytes;
+    auto packed = pack_python_env(*located, packing);
+    if (!packed) return bad_input(packed.error().message);
+    progress(std::string("python_env: ") + (packed->packed_now ? "packed " : "already packed as ") +
+             packed->archive.string() + " (" + std::to_string(packed->bytes) + " bytes)");
+    packed_environment = std::move(*packed);
+  }
   yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
   auto created = client.new_application();
   if (!created) return cluster_error(created.error().message);
@@ -216,6 +232,27 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     }
     return file;
   };
+  std::optional<ShippedEnvironment> shipped_environment;
+  if (packed_environment) {
+    auto cache = EnvironmentCache::open(configuration);
+    if (!cache) return fail(cluster_error(cache.error().message));
+    auto found = (*cache)->find(packed_environment->name);
+    if (!found) return fail(cluster_error(found.error().message));
+    ShippedEnvironment shipment{packed_environment->name, "", packed_environment->bytes, 0,
+                                packed_environment->packed_now};
+    if (!*found) {
+      progress("python_env: uploading " + packed_environment->name + " to " + (*cache)->location());
+      auto uploaded = (*cache)->upload(packed_environment->archive, packed_environment->name, {});
+      if (!uploaded) return fail(cluster_error(uploaded.error().message));
+      shipment.uploaded_bytes = static_cast<std::uint64_t>(uploaded->size);
+      *found = std::move(*uploaded);
+    } else {
+      progress("python_env: the cluster holds " + packed_environment->name + " already; 0 bytes uploaded");
+    }
+    shipment.location = (*found)->url;
+    staged.push_back(**found);
+    shipped_environment = std::move(shipment);
+  }
   if (!keep(counted(area.put(binary, "spindle-container", false)))) return fail(cluster_error(why));
   if (!keep(counted(area.put_text(job_json, "job.json")))) return fail(cluster_error(why));
   for (const auto* list : {&spec.files, &spec.archives}) {
@@ -265,7 +302,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));
   }
   record_submission(spec, configuration, application_id, record.submitted_ms, progress);
-  return SubmittedJob{application_id, area.location()};
+  return SubmittedJob{application_id, area.location(), std::move(shipped_environment)};
 }
 
 }  // namespace spindle::client

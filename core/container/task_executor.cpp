@@ -15,6 +15,7 @@
 #include "container/container_context.h"
 #include "container/job_file.h"
 #include "container/master_link.h"
+#include "container/python_env_setup.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/shell_quote.h"
@@ -156,10 +157,39 @@ int run_task_executor(const ExecutorOptions& options) {
   write_cluster_file(*cluster);
   log("cluster spec version " + std::to_string(cluster->version) + " received");
 
+  // The master may be between attempts: keep trying, following it, for as
+  // long as a new attempt takes to start and be reached.
+  std::atomic<std::uint64_t> seen_version = cluster->version;
+  auto report = [&](const TaskResult& result) {
+    standing.cluster_version = seen_version;
+    standing.command_ended = true;
+    const auto report_until = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+    while (true) {
+      auto reported = link.client().report_result(*task, result);
+      if (reported) break;
+      log(reported.error().message);
+      if (link.application_ended() || std::chrono::steady_clock::now() > report_until) break;
+      link.follow(*task, address, context->container_id, standing);
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    return result.exit_code;
+  };
+
   TaskProcessOptions process;
   process.command = command_of(*spec, *task, reservation->port());
   process.environment = command_environment(
       task_environment(*spec, *addresses, TaskContext{context->application_id, *task, options.attempt}));
+  if (!spec->python_env.empty()) {
+    std::error_code ec;
+    if (auto used = use_python_env(std::filesystem::current_path(ec), context->host, process.environment); !used) {
+      log(used.error().message);
+      TaskResult result;
+      result.container = context->container_id;
+      result.exit_code = 127;
+      result.description = "could not start: " + used.error().message;
+      return report(result);
+    }
+  }
   auto running = TaskProcess::start(process);
   if (!running) {
     log(running.error().message);
@@ -170,7 +200,6 @@ int run_task_executor(const ExecutorOptions& options) {
 
   // Follows newer cluster versions (a peer restarted elsewhere) on its own
   // connection, to wherever the master is now.
-  std::atomic<std::uint64_t> seen_version = cluster->version;
   std::thread([&link, secret = context->secret, &seen_version] {
     std::uint64_t generation = link.generation();
     auto watcher = std::make_unique<JobApiClient>(link.api().host, link.api().port, secret);
@@ -226,20 +255,7 @@ int run_task_executor(const ExecutorOptions& options) {
   result.description = status->describe();
   if (!status->success()) result.stderr_tail = tail_of_file(stderr_file(), stderr_tail_bytes);
   log(task->to_string() + " " + result.description);
-  // The master may be between attempts: keep trying, following it, for as
-  // long as a new attempt takes to start and be reached.
-  standing.cluster_version = seen_version;
-  standing.command_ended = true;
-  const auto report_until = std::chrono::steady_clock::now() + std::chrono::minutes(3);
-  while (true) {
-    auto reported = link.client().report_result(*task, result);
-    if (reported) break;
-    log(reported.error().message);
-    if (link.application_ended() || std::chrono::steady_clock::now() > report_until) break;
-    link.follow(*task, address, context->container_id, standing);
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-  }
-  return result.exit_code;
+  return report(result);
 }
 
 }  // namespace spindle::container

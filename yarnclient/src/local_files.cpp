@@ -13,7 +13,8 @@ std::string encode_local_files(const std::vector<LocalFile>& files) {
                     {"url", file.url},
                     {"size", file.size},
                     {"time", file.modification_time},
-                    {"archive", file.archive}});
+                    {"archive", file.archive},
+                    {"private", file.kept_for_user}});
   }
   const auto json = list.dump();
   std::string encoded(4 * ((json.size() + 2) / 3) + 1, '\0');
@@ -48,6 +49,7 @@ Result<std::vector<LocalFile>> decode_local_files(std::string_view encoded) {
     file.size = item["size"].get<std::int64_t>();
     file.modification_time = item["time"].get<std::int64_t>();
     file.archive = item.contains("archive") && item["archive"].is_boolean() && item["archive"].get<bool>();
+    file.kept_for_user = item.contains("private") && item["private"].is_boolean() && item["private"].get<bool>();
     files.push_back(std::move(file));
   }
   return files;

@@ -20,7 +20,7 @@ namespace {
 
 using detail::YamlFields;
 
-constexpr std::array<std::string_view, 21> job_keys{"name",
+constexpr std::array<std::string_view, 22> job_keys{"name",
                                                     "queue",
                                                     "priority",
                                                     "tags",
@@ -36,6 +36,7 @@ constexpr std::array<std::string_view, 21> job_keys{"name",
                                                     "input",
                                                     "output",
                                                     "docker_image",
+                                                    "python_env",
                                                     "file_systems",
                                                     "kerberos",
                                                     "command",
@@ -230,6 +231,8 @@ class SpecReader {
       if (auto input = fields_.non_empty_string(value, field)) spec_.input = *input;
     } else if (key == "output") {
       if (auto output = fields_.non_empty_string(value, field)) spec_.output = *output;
+    } else if (key == "python_env") {
+      if (auto environment = fields_.non_empty_string(value, field)) read_python_env(value, field, *environment);
     } else if (key == "docker_image") {
       if (auto image = fields_.non_empty_string(value, field)) spec_.docker_image = *image;
     } else if (key == "file_systems") {
@@ -278,6 +281,38 @@ class SpecReader {
       return;
     }
     if (!login.principal.empty() && !login.keytab.empty()) spec_.kerberos = std::move(login);
+  }
+
+  void read_python_env(const YAML::Node& value, const std::string& field, const std::string& choice) {
+    if (choice == "current") {
+      spec_.python_env = choice;
+      return;
+    }
+    std::filesystem::path path(choice);
+    if (path.is_relative()) path = options_.base_dir / path;
+    path = path.lexically_normal();
+    spec_.python_env = path.string();
+    if (!options_.check_files) return;
+    std::error_code ec;
+    const auto name = path.filename().string();
+    if (!std::filesystem::exists(path, ec)) {
+      fields_.error(value, field,
+                    "\"" + path.string() +
+                        "\" does not exist; give current, a venv or conda directory, or an archive (.tar.gz, .tgz, "
+                        ".zip, .pex); relative paths start at the spec's directory");
+    } else if (std::filesystem::is_directory(path, ec)) {
+      if (!std::filesystem::exists(path / "pyvenv.cfg", ec) && !std::filesystem::exists(path / "conda-meta", ec)) {
+        fields_.error(value, field,
+                      "\"" + path.string() +
+                          "\" is not a Python environment: it has neither pyvenv.cfg (a venv) nor conda-meta (a "
+                          "conda environment)");
+      }
+    } else if (!name.ends_with(".tar.gz") && !name.ends_with(".tgz") && !name.ends_with(".zip") &&
+               !name.ends_with(".pex")) {
+      fields_.error(value, field,
+                    "\"" + path.string() + "\" is neither an environment's directory nor an archive (.tar.gz, .tgz, "
+                    ".zip, .pex)");
+    }
   }
 
   void read_file_systems(const YAML::Node& value, const std::string& field) {

@@ -92,6 +92,7 @@ std::string to_yaml(const JobSpec& spec) {
   if (!spec.input.empty()) out << YAML::Key << "input" << YAML::Value << spec.input;
   if (!spec.output.empty()) out << YAML::Key << "output" << YAML::Value << spec.output;
   if (!spec.docker_image.empty()) out << YAML::Key << "docker_image" << YAML::Value << spec.docker_image;
+  if (!spec.python_env.empty()) out << YAML::Key << "python_env" << YAML::Value << spec.python_env;
   if (!spec.file_systems.empty()) {
     out << YAML::Key << "file_systems" << YAML::Value << YAML::Flow << spec.file_systems;
   }
@@ -136,6 +137,7 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
   if (!spec.input.empty()) out["input"] = spec.input;
   if (!spec.output.empty()) out["output"] = spec.output;
   if (!spec.docker_image.empty()) out["docker_image"] = spec.docker_image;
+  if (!spec.python_env.empty()) out["python_env"] = spec.python_env;
   if (!spec.file_systems.empty()) out["file_systems"] = spec.file_systems;
   if (spec.kerberos) out["kerberos"] = {{"principal", spec.kerberos->principal}, {"keytab", spec.kerberos->keytab}};
   out["application_master"] = {{"memory", spec.application_master.memory_mib},

@@ -219,7 +219,7 @@ wire::yarn::ContainerLaunchContext to_proto(const LaunchContext& context) {
     resource->set_size(file.size);
     resource->set_timestamp(file.modification_time);
     resource->set_type(file.archive ? wire::yarn::ARCHIVE : wire::yarn::FILE);
-    resource->set_visibility(wire::yarn::APPLICATION);
+    resource->set_visibility(file.kept_for_user ? wire::yarn::PRIVATE : wire::yarn::APPLICATION);
   }
   for (const auto& [name, value] : context.environment) {
     auto* entry = proto.add_environment();

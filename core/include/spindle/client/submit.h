@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "spindle/core/job_spec.h"
@@ -25,11 +26,23 @@ struct SubmitOptions {
   std::function<void(const std::string&)> progress;  // one line per step, for stderr
   // After each local file is staged: bytes copied so far, and in all.
   std::function<void(std::uint64_t staged, std::uint64_t total)> staged_bytes;
+  // While python_env is packed: bytes of the environment read so far, and in all.
+  std::function<void(std::uint64_t packed, std::uint64_t total)> packed_bytes;
+};
+
+// How the job's Python environment reached the cluster.
+struct ShippedEnvironment {
+  std::string name;      // "<environment>-<fingerprint>.tar.gz"
+  std::string location;  // its URI on the cluster's file system
+  std::uint64_t bytes = 0;
+  std::uint64_t uploaded_bytes = 0;  // 0 when the cluster held it already
+  bool packed_now = false;           // false when an archive packed earlier was reused
 };
 
 struct SubmittedJob {
   std::string application_id;
   std::string staging;  // where its files went
+  std::optional<ShippedEnvironment> environment;
 };
 
 // Validates the job against the cluster, stages its files under

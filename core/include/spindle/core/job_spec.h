@@ -79,6 +79,10 @@ struct JobSpec {
   std::string input;
   std::string output;
   std::string docker_image;
+  // The Python environment every task runs with: "current", or the absolute
+  // path of a venv or conda directory or of a prepared archive. Empty: the
+  // nodes' own Python.
+  std::string python_env;
   // NameNodes besides the default file system's that the job reads or
   // writes (hdfs://host:port or webhdfs://host:port); on a Kerberos cluster
   // the job gets delegation tokens for each.

@@ -30,6 +30,9 @@ struct LocalFile {
   std::int64_t size = 0;
   std::int64_t modification_time = 0;  // ms since the epoch, as the file system reports it
   bool archive = false;                // unpacked by YARN (tar.gz, zip, jar)
+  // Localized with PRIVATE visibility: a node keeps its copy for the same
+  // user's later jobs, instead of fetching it again for each application.
+  bool kept_for_user = false;
 };
 
 // Local files as base64 of JSON ([{"name", "url", "size", "time", "archive"}]),
