@@ -4,6 +4,7 @@
 
 #include "cli/cluster_command.h"
 #include "cli/doctor_command.h"
+#include "cli/env_command.h"
 #include "cli/exit_codes.h"
 #include "cli/job_commands.h"
 #include "cli/local_command.h"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   spindle::cli::add_cluster_command(app, exit_code);
   spindle::cli::add_doctor_command(app, exit_code);
   spindle::cli::add_local_command(app, exit_code);
+  spindle::cli::add_env_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -83,10 +83,14 @@ class Sha256 {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context_;
 };
 
+// A directory's size and time change whenever an entry comes or goes, such
+// as __pycache__; the entries themselves are counted, so they are left out.
 std::string metadata_line(const fs::path& relative, const struct stat& info, const std::string& link_target) {
+  const bool directory = S_ISDIR(info.st_mode);
   std::ostringstream line;
-  line << relative.string() << '\0' << (info.st_mode & 0170777) << ' ' << info.st_size << ' ' << info.st_mtim.tv_sec
-       << '.' << info.st_mtim.tv_nsec << ' ' << link_target << '\n';
+  line << relative.string() << '\0' << (info.st_mode & 0170777) << ' ' << (directory ? 0 : info.st_size) << ' '
+       << (directory ? 0 : info.st_mtim.tv_sec) << '.' << (directory ? 0 : info.st_mtim.tv_nsec) << ' ' << link_target
+       << '\n';
   return line.str();
 }
 
@@ -203,8 +207,8 @@ Result<void> check_readable_archive(const fs::path& path, bool pex) {
   archive_read_support_format_tar(reader.get());
   archive_read_support_format_zip(reader.get());
   if (archive_read_open_filename(reader.get(), path.c_str(), chunk) != ARCHIVE_OK) {
-    return make_error("python_env: " + path.string() + " is not a readable archive: " +
-                      archive_error_string(reader.get()));
+    return make_error("python_env: " + path.string() + " is a corrupt archive, or none (" +
+                      archive_error_string(reader.get()) + "); make it again");
   }
   archive_entry* entry = nullptr;
   std::size_t entries = 0;
