@@ -11,9 +11,9 @@
 #include "client/container_binary.h"
 #include "client/staging.h"
 #include "spindle/client/environment_cache.h"
-#include "spindle/client/python_env.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
+#include "spindle/client/python_env.h"
 #include "spindle/client/security_tokens.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/yarn/application_client.h"
@@ -277,7 +277,10 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   request.keep_containers_across_attempts = spec.max_attempts > 1;
   request.am_resources = yarn::Resources{
       static_cast<std::int64_t>(spec.application_master.memory_mib), spec.application_master.vcores, {}};
-  request.am.files = staged;
+  // The master runs no Python: only the tasks' containers localize the environment.
+  for (const auto& file : staged) {
+    if (!file.kept_for_user) request.am.files.push_back(file);
+  }
   request.am.environment["SPINDLE_RESOURCES"] = yarn::encode_local_files(staged);
   request.am.environment["SPINDLE_STAGING"] = area.removal_location();
   request.am.commands = {"./spindle-container master 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};

@@ -32,7 +32,8 @@ std::string base_home(const fs::path& configuration) {
 
 void prepend_path(std::map<std::string, std::string>& environment, const fs::path& directory) {
   const auto existing = environment.find("PATH");
-  const std::string rest = existing == environment.end() || existing->second.empty() ? "/usr/bin:/bin" : existing->second;
+  const std::string rest =
+      existing == environment.end() || existing->second.empty() ? "/usr/bin:/bin" : existing->second;
   environment["PATH"] = directory.string() + ":" + rest;
 }
 

@@ -60,7 +60,8 @@ Result<PythonEnvironment> locate_python_env(const std::string& choice) {
       return environment_directory(conda, "python_env: current is CONDA_PREFIX, but ");
     }
     const auto python = python_on_path();
-    if (!python) return make_error("python_env: current, but there is no python3 on PATH; name an environment's directory");
+    if (!python)
+      return make_error("python_env: current, but there is no python3 on PATH; name an environment's directory");
     const auto root = python->parent_path().parent_path();
     std::error_code ec;
     if (!fs::exists(root / "pyvenv.cfg", ec) && !fs::exists(root / "conda-meta", ec)) {
@@ -73,12 +74,14 @@ Result<PythonEnvironment> locate_python_env(const std::string& choice) {
   const fs::path path = fs::absolute(choice).lexically_normal();
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) {
-    return make_error("python_env: " + path.string() + " does not exist; give current, an environment's directory or "
+    return make_error("python_env: " + path.string() +
+                      " does not exist; give current, an environment's directory or "
                       "an archive (.tar.gz, .tgz, .zip, .pex)");
   }
   if (S_ISDIR(info.st_mode)) return environment_directory(path, "python_env: ");
   const auto name = path.filename().string();
-  if (ends_with_any(name, {".tar.gz", ".tgz", ".zip"})) return PythonEnvironment{PythonEnvironment::Kind::archive, path};
+  if (ends_with_any(name, {".tar.gz", ".tgz", ".zip"}))
+    return PythonEnvironment{PythonEnvironment::Kind::archive, path};
   if (name.ends_with(".pex")) return PythonEnvironment{PythonEnvironment::Kind::pex, path};
   return make_error("python_env: " + path.string() +
                     " is neither an environment's directory nor an archive (.tar.gz, .tgz, .zip, .pex)");

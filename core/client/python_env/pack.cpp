@@ -228,7 +228,8 @@ Result<void> check_readable_archive(const fs::path& path, bool pex) {
                       " entries: " + (why ? why : "it ends early") + "); make it again");
   }
   if (entries == 0) return make_error("python_env: " + path.string() + " is an empty archive");
-  if (pex && !pex_info) return make_error("python_env: " + path.string() + " is a zip file but not a PEX (no PEX-INFO)");
+  if (pex && !pex_info)
+    return make_error("python_env: " + path.string() + " is a zip file but not a PEX (no PEX-INFO)");
   return {};
 }
 
@@ -350,9 +351,9 @@ Result<PackedEnvironment> pack_python_env(const PythonEnvironment& environment, 
   auto written = writer.open();
   for (std::size_t i = 0; written && i < plan.size(); ++i) {
     const auto& planned = plan[i];
-    written = writer.add(planned.entry->relative, planned.entry->info, planned.link ? &*planned.link : nullptr,
-                         planned.content ? &*planned.content : nullptr, environment.path / planned.entry->relative,
-                         read);
+    written =
+        writer.add(planned.entry->relative, planned.entry->info, planned.link ? &*planned.link : nullptr,
+                   planned.content ? &*planned.content : nullptr, environment.path / planned.entry->relative, read);
   }
   if (written) written = writer.close();
   if (!written) {

@@ -310,8 +310,9 @@ class SpecReader {
     } else if (!name.ends_with(".tar.gz") && !name.ends_with(".tgz") && !name.ends_with(".zip") &&
                !name.ends_with(".pex")) {
       fields_.error(value, field,
-                    "\"" + path.string() + "\" is neither an environment's directory nor an archive (.tar.gz, .tgz, "
-                    ".zip, .pex)");
+                    "\"" + path.string() +
+                        "\" is neither an environment's directory nor an archive (.tar.gz, .tgz, "
+                        ".zip, .pex)");
     }
   }
 

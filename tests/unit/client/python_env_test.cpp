@@ -27,13 +27,15 @@ TEST(Relocation, ScriptsFindTheirInterpreterOnPath) {
             "#!/bin/sh\n'''exec' python \"$0\" \"$@\"\n' '''\nx\n");
   EXPECT_FALSE(relocation::relocated_script("#!/usr/bin/env python3\n", root));
   EXPECT_FALSE(relocation::relocated_script("#!/home/ada/envs/training/bin/python\n", root));
-  EXPECT_FALSE(relocation::relocated_script("\x7f"
-                                            "ELF binary",
-                                            root));
+  EXPECT_FALSE(
+      relocation::relocated_script("\x7f"
+                                   "ELF binary",
+                                   root));
 }
 
 TEST(Relocation, ActivateScriptsComputeTheirDirectory) {
-  const auto bash = relocation::relocated_activate("activate", "x\nVIRTUAL_ENV=\"" + root + "\"\nexport VIRTUAL_ENV\n", root);
+  const auto bash =
+      relocation::relocated_activate("activate", "x\nVIRTUAL_ENV=\"" + root + "\"\nexport VIRTUAL_ENV\n", root);
   ASSERT_TRUE(bash);
   EXPECT_EQ(bash->find(root), std::string::npos) << *bash;
   EXPECT_NE(bash->find("VIRTUAL_ENV=\"$(cd \"$(dirname \"${BASH_SOURCE[0]:-$0}\")/..\" && pwd)\""), std::string::npos);
@@ -52,7 +54,8 @@ TEST(Relocation, PyvenvCfgKeepsTheBaseInterpreterAndDropsTheCommand) {
 
 TEST(Relocation, PathsOutsideTheEnvironmentAreRefused) {
   const fs::path site = "lib/python3.11/site-packages";
-  const auto editable = relocation::outside_reference(site / "__editable__.mylib-0.1.pth", "/home/ada/src/mylib\n", root);
+  const auto editable =
+      relocation::outside_reference(site / "__editable__.mylib-0.1.pth", "/home/ada/src/mylib\n", root);
   ASSERT_TRUE(editable);
   EXPECT_NE(editable->find("adds /home/ada/src/mylib to the module path, outside the environment (an editable "
                            "install)"),
@@ -136,7 +139,8 @@ TEST_F(PythonEnvTest, AVenvPackedHereRunsUnpackedElsewhere) {
   ASSERT_EQ(std::system(("tar xzf " + packed->archive.string() + " -C " + elsewhere.string()).c_str()), 0);
   fs::remove_all(venv);  // nothing may still point at it
   EXPECT_EQ(output_of("PATH=" + elsewhere.string() + "/bin:/usr/bin:/bin hello"), "hello\n");
-  EXPECT_EQ(output_of(elsewhere.string() + "/bin/python -c 'import sys; print(sys.prefix)'"), elsewhere.string() + "\n");
+  EXPECT_EQ(output_of(elsewhere.string() + "/bin/python -c 'import sys; print(sys.prefix)'"),
+            elsewhere.string() + "\n");
   EXPECT_EQ(output_of("bash -c '. " + elsewhere.string() + "/bin/activate && echo $VIRTUAL_ENV'"),
             elsewhere.string() + "\n");
   EXPECT_FALSE(fs::exists(elsewhere / "bin/activate.csh"));

@@ -36,7 +36,7 @@ struct PackedEnvironment {
 };
 
 struct PackOptions {
-  std::filesystem::path cache_directory;  // where packed archives are kept; empty: the default
+  std::filesystem::path cache_directory;        // where packed archives are kept; empty: the default
   std::optional<std::filesystem::path> output;  // copy the archive here as well
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;  // bytes read from the environment
 };
