@@ -43,4 +43,15 @@ QString formatDuration(qint64 fromMs, qint64 toMs) {
       .arg((seconds % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
+QString formatBytes(quint64 bytes) {
+  const double value = static_cast<double>(bytes);
+  if (bytes >= 1024ull * 1024 * 1024) {
+    return QCoreApplication::translate("Units", "%1 GiB").arg(QString::number(value / 1073741824.0, 'f', 1));
+  }
+  if (bytes >= 1024 * 1024) {
+    return QCoreApplication::translate("Units", "%1 MiB").arg(QString::number(value / 1048576.0, 'f', 1));
+  }
+  return QCoreApplication::translate("Units", "%1 KiB").arg(QString::number(value / 1024.0, 'f', 1));
+}
+
 }  // namespace spindle::gui

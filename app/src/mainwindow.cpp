@@ -30,6 +30,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
   jobs_ = new JobsWidget(jobsModel_);
   poller_ = new JobPoller(jobsModel_, this);
   designer_ = new JobDesignerWidget;
+  designer_->setHadoopSetup(setup_);
   clusterLoader_ = new ClusterInfoLoader(this);
 
   tabs_ = new QTabWidget;
@@ -165,6 +166,7 @@ const ClusterInfo& MainWindow::clusterInfo() const {
 void MainWindow::setSetup(const HadoopSetup& setup) {
   setup_ = setup;
   poller_->setSetup(setup);
+  designer_->setHadoopSetup(setup);
   reloadCluster();
 }
 

@@ -242,7 +242,12 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
                                 packed_environment->packed_now};
     if (!*found) {
       progress("python_env: uploading " + packed_environment->name + " to " + (*cache)->location());
-      auto uploaded = (*cache)->upload(packed_environment->archive, packed_environment->name, {});
+      auto uploaded = (*cache)->upload(
+          packed_environment->archive, packed_environment->name, [&options](std::int64_t done, std::int64_t total) {
+            if (options.environment_uploaded) {
+              options.environment_uploaded(static_cast<std::uint64_t>(done), static_cast<std::uint64_t>(total));
+            }
+          });
       if (!uploaded) return fail(cluster_error(uploaded.error().message));
       shipment.uploaded_bytes = static_cast<std::uint64_t>(uploaded->size);
       *found = std::move(*uploaded);

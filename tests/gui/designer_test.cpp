@@ -399,6 +399,38 @@ class DesignerTest : public QObject {
     }
   }
 
+  void pythonEnvironmentIsDescribedAndSaved() {
+    QTemporaryDir directory;
+    const QString venv = directory.filePath(QStringLiteral("train-env"));
+    QProcess make;
+    make.start(QStringLiteral("python3"),
+               {QStringLiteral("-m"), QStringLiteral("venv"), QStringLiteral("--without-pip"), venv});
+    QVERIFY(make.waitForFinished(60000) && make.exitCode() == 0);
+    QWidget* field = designer_->fieldWidget(QStringLiteral("python_env"));
+    QVERIFY(field);
+    auto hintShowing = [this](const QString& part) {
+      for (auto* label : designer_->applicationPage()->findChildren<QLabel*>()) {
+        if (label->property("spindleDynamicText").toBool() && label->text().contains(part)) return true;
+      }
+      return false;
+    };
+    typeInto(field, venv);
+    // Its size from a stat pass, and (without a cluster here) that nobody was asked.
+    QTRY_VERIFY_WITH_TIMEOUT(hintShowing(venv + QStringLiteral(": ")), 10000);
+    QVERIFY(hintShowing(QStringLiteral(" file")));
+    QVERIFY(hintShowing(QStringLiteral("no cluster to ask whether it holds it")));
+    const QString saved = directory.filePath(QStringLiteral("job.yaml"));
+    QString error;
+    QVERIFY2(designer_->saveTo(saved, &error), qPrintable(error));
+    auto reread = load_job_spec(saved.toStdString());
+    QVERIFY(reread);
+    QCOMPARE(QString::fromStdString(reread->python_env), venv);
+
+    QDir(directory.path()).mkdir(QStringLiteral("plain"));
+    typeInto(field, directory.filePath(QStringLiteral("plain")));
+    QTRY_VERIFY_WITH_TIMEOUT(hintShowing(QStringLiteral("is not a Python environment")), 10000);
+  }
+
   void aSpecWithProblemsIsSavedAsTyped() {
     typeInto(designer_->fieldWidget(QStringLiteral("tasks.worker.memory")), QStringLiteral("2 GB"));
     QTemporaryDir directory;

@@ -40,6 +40,9 @@ class JobViewYarnTest : public QObject {
 
   void realJobInTheJobView() {
     auto spec = load_job_spec(SPINDLE_SOURCE_DIR "/resources/examples/wine-quality/wine_quality.yaml");
+    // This cluster's nodes run containers with the venv of scripts/setup; shipping the
+    // environment is proven on the bare nodes of the hosts cluster.
+    if (spec) spec->python_env.clear();
     QVERIFY2(spec, spec ? "" : format_diagnostics(spec.error()).c_str());
     const QString output = directory_.filePath(QStringLiteral("output"));
     spec->output = output.toStdString();

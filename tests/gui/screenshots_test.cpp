@@ -4,10 +4,13 @@
 #include <QDateTime>
 #include <QDir>
 #include <QImage>
+#include <QLabel>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "designer/applicationpage.h"
 #include "designer/jobdesignerwidget.h"
 #include "gui_test_main.h"
 #include "jobs/jobswidget.h"
@@ -65,6 +68,8 @@ class ScreenshotsTest : public QObject {
     QVERIFY(directory_.isValid());
     history_ = directory_.filePath(QStringLiteral("history.sqlite"));
     fillHistory(history_);
+    // As if the venv of scripts/setup were activated: the examples ship python_env: current.
+    qputenv("VIRTUAL_ENV", QStringLiteral(SPINDLE_PYTHON).section(QLatin1Char('/'), 0, -3).toLocal8Bit());
   }
 
   void views_data() {
@@ -92,6 +97,26 @@ class ScreenshotsTest : public QObject {
             QStringLiteral(SPINDLE_SOURCE_DIR "/resources/examples/parameter-server/parameter_server.yaml"), &error),
         qPrintable(error));
     window.showDesigner();
+    // The Application page describes the example's python_env (current: the venv of scripts/setup).
+    window.designer()->showPage(QString());
+    const QString hint = QStringLiteral(SPINDLE_PYTHON).section(QLatin1Char('/'), 0, -3) + QStringLiteral(": ");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+          for (auto* label : window.designer()->applicationPage()->findChildren<QLabel*>()) {
+            if (label->text().startsWith(hint)) return true;
+          }
+          return false;
+        }(),
+        20000);
+    QWidget* environmentField = window.designer()->fieldWidget(QStringLiteral("python_env"));
+    for (QWidget* up = environmentField; up; up = up->parentWidget()) {
+      if (auto* area = qobject_cast<QScrollArea*>(up)) {
+        QCoreApplication::processEvents();  // the page grew by the hint's lines
+        area->ensureWidgetVisible(environmentField, 0, 200);
+      }
+    }
+    QCoreApplication::processEvents();
+    saveScreenshot(&window, QStringLiteral("designer-application") + suffix);
     window.designer()->showPage(QStringLiteral("worker"));
     saveScreenshot(&window, QStringLiteral("designer") + suffix);
 

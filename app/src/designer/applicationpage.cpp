@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -13,6 +14,7 @@
 #include "designer/formrows.h"
 #include "designer/keyvaluetable.h"
 #include "designer/limitedspinbox.h"
+#include "designer/pythonenvinspector.h"
 #include "spindle/core/quantities.h"
 
 namespace spindle::gui {
@@ -76,6 +78,23 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
   files_ = new KeyValueTable(KeyValueTable::Kind::files);
   archives_ = new KeyValueTable(KeyValueTable::Kind::archives);
   env_ = new KeyValueTable(KeyValueTable::Kind::variables);
+  pythonEnv_ = new QLineEdit;
+  pythonEnv_->setPlaceholderText(tr("none: the nodes' own Python; or current, a venv's directory, an archive"));
+  pythonEnv_->setToolTip(
+      tr("The Python environment every task runs with (python_env). current is the active venv; it is packed once, "
+         "kept on the cluster under a name that changes with its content, and unpacked once per node"));
+  pythonEnvHint_ = hintLabel();
+  pythonEnvHint_->setWordWrap(true);
+  pythonEnvHint_->setProperty("spindleDynamicText", true);  // paths and core's sentences
+  pythonEnvInspector_ = new PythonEnvInspector(this);
+  auto* useCurrent = new QPushButton(tr("C&urrent"));
+  useCurrent->setToolTip(tr("Ship the environment spindle-gui runs in (VIRTUAL_ENV, or the first python3 on PATH)"));
+  auto* browseEnvironment = browseButton(tr("Choose a venv's directory"), this);
+  auto* environmentButtons = new QWidget;
+  auto* environmentButtonsLayout = new QHBoxLayout(environmentButtons);
+  environmentButtonsLayout->setContentsMargins(0, 0, 0, 0);
+  environmentButtonsLayout->addWidget(useCurrent);
+  environmentButtonsLayout->addWidget(browseEnvironment);
 
   tags_ = new QLineEdit;
   tags_->setPlaceholderText(tr("comma-separated, e.g. nightly, team-a"));
@@ -121,6 +140,9 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
   shippedForm->addRow(tr("F&iles:"), fieldWithMessage(messages, QStringLiteral("files"), files_));
   shippedForm->addRow(tr("&Archives:"), fieldWithMessage(messages, QStringLiteral("archives"), archives_));
   shippedForm->addRow(tr("&Environment:"), fieldWithMessage(messages, QStringLiteral("env"), env_));
+  shippedForm->addRow(tr("P&ython environment:"),
+                      fieldWithMessage(messages, QStringLiteral("python_env"), pythonEnv_, environmentButtons));
+  shippedForm->addRow(QString(), pythonEnvHint_);
 
   auto* advanced = new QGroupBox(tr("Advanced"));
   auto* advancedForm = new QFormLayout(advanced);
@@ -155,8 +177,18 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
     const QString file = QFileDialog::getOpenFileName(this, tr("Script"), AppSettings::lastSpecDirectory());
     if (!file.isEmpty()) script_->setText(file);
   });
+  connect(useCurrent, &QPushButton::clicked, this, [this] { pythonEnv_->setText(QStringLiteral("current")); });
+  connect(browseEnvironment, &QPushButton::clicked, this, [this] {
+    const QString directory = QFileDialog::getExistingDirectory(this, tr("Python environment"), pythonEnv_->text());
+    if (!directory.isEmpty()) pythonEnv_->setText(directory);
+  });
+  connect(pythonEnv_, &QLineEdit::textChanged, pythonEnvInspector_, &PythonEnvInspector::inspect);
+  connect(pythonEnvInspector_, &PythonEnvInspector::inspected, this, [this](const PythonEnvInspector::Finding& found) {
+    pythonEnvHint_->setText(found.summary);
+    pythonEnvHint_->setProperty("problem", found.problem);
+  });
   for (auto* edit : {name_, output_, input_, script_, tags_, timeout_, heartbeatTimeout_, replacementTimeout_,
-                     dockerImage_, fileSystems_, amMemory_}) {
+                     dockerImage_, fileSystems_, amMemory_, pythonEnv_}) {
     connect(edit, &QLineEdit::textChanged, this, &ApplicationPage::changed);
   }
   connect(queue_, &QComboBox::currentTextChanged, this, &ApplicationPage::changed);
@@ -179,6 +211,7 @@ void ApplicationPage::load(const JobSpec& spec) {
                                QSignalBlocker(files_),
                                QSignalBlocker(archives_),
                                QSignalBlocker(env_),
+                               QSignalBlocker(pythonEnv_),
                                QSignalBlocker(tags_),
                                QSignalBlocker(maxAttempts_),
                                QSignalBlocker(timeout_),
@@ -221,6 +254,8 @@ void ApplicationPage::load(const JobSpec& spec) {
                                    ? qs(format_duration(spec.replacement_timeout))
                                    : QString());
   dockerImage_->setText(qs(spec.docker_image));
+  pythonEnv_->setText(qs(spec.python_env));
+  pythonEnvInspector_->inspect(pythonEnv_->text());
   fileSystems_->setText(toStringList(spec.file_systems).join(QStringLiteral(", ")));
   kerberos_ = spec.kerberos;
   amMemory_->setText(qs(format_memory_mib(spec.application_master.memory_mib)));
@@ -249,6 +284,7 @@ void ApplicationPage::write(nlohmann::ordered_json& document) const {
   if (!text(input_).isEmpty()) document["input"] = ss(text(input_));
   if (!text(output_).isEmpty()) document["output"] = ss(text(output_));
   if (!text(dockerImage_).isEmpty()) document["docker_image"] = ss(text(dockerImage_));
+  if (!text(pythonEnv_).isEmpty()) document["python_env"] = ss(text(pythonEnv_));
   if (const QStringList uris = commaSeparated(fileSystems_->text()); !uris.isEmpty()) {
     auto list = nlohmann::ordered_json::array();
     for (const QString& uri : uris) list.push_back(ss(uri));
@@ -259,6 +295,10 @@ void ApplicationPage::write(nlohmann::ordered_json& document) const {
   if (!text(amMemory_).isEmpty()) master["memory"] = ss(text(amMemory_));
   master["vcores"] = amVcores_->value();
   document["application_master"] = master;
+}
+
+void ApplicationPage::setHadoopSetup(const HadoopSetup& setup) {
+  pythonEnvInspector_->setSetup(setup);
 }
 
 void ApplicationPage::setClusterInfo(const ClusterInfo& info) {

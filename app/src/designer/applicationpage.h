@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/clusterinfo.h"
+#include "cluster/hadoopsetup.h"
 #include "spindle/core/job_spec.h"
 
 class QComboBox;
@@ -16,6 +17,7 @@ class QSpinBox;
 namespace spindle::gui {
 
 class FieldMessages;
+class PythonEnvInspector;
 class KeyValueTable;
 class LimitedSpinBox;
 
@@ -31,6 +33,7 @@ class ApplicationPage : public QWidget {
   // Writes the keys as typed into a spec document for core to parse.
   void write(nlohmann::ordered_json& document) const;
   void setClusterInfo(const ClusterInfo& info);
+  void setHadoopSetup(const HadoopSetup& setup);
 
  signals:
   void changed();
@@ -46,6 +49,9 @@ class ApplicationPage : public QWidget {
   KeyValueTable* files_;
   KeyValueTable* archives_;
   KeyValueTable* env_;
+  QLineEdit* pythonEnv_;
+  QLabel* pythonEnvHint_;
+  PythonEnvInspector* pythonEnvInspector_;
   QLineEdit* tags_;
   QSpinBox* maxAttempts_;
   QLineEdit* timeout_;

@@ -382,6 +382,10 @@ QString JobDesignerWidget::yamlPreview() const {
   return yaml_->toPlainText();
 }
 
+void JobDesignerWidget::setHadoopSetup(const HadoopSetup& setup) {
+  applicationPage_->setHadoopSetup(setup);
+}
+
 void JobDesignerWidget::setClusterInfo(const ClusterInfo& info) {
   cluster_ = info;
   applicationPage_->setClusterInfo(info);

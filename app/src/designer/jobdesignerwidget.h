@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cluster/clusterinfo.h"
+#include "cluster/hadoopsetup.h"
 #include "designer/specbuilder.h"
 
 class QListWidget;
@@ -58,6 +59,8 @@ class JobDesignerWidget : public QWidget {
   QString yamlPreview() const;
 
   void setClusterInfo(const ClusterInfo& info);
+  // Where the Application page asks whether the cluster holds the python_env.
+  void setHadoopSetup(const HadoopSetup& setup);
   const ClusterInfo& clusterInfo() const { return cluster_; }
 
   QStringList taskTypes() const;

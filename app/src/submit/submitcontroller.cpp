@@ -61,6 +61,16 @@ void SubmitController::run(JobSpec spec, HadoopSetup setup, bool follow) {
   options.staged_bytes = [this](std::uint64_t staged, std::uint64_t total) {
     emit bytesStaged(static_cast<qint64>(staged), static_cast<qint64>(total));
   };
+  // Packing reads thousands of files: a signal per 1 % is plenty.
+  options.packed_bytes = [this, shown = std::uint64_t{101}](std::uint64_t done, std::uint64_t total) mutable {
+    const std::uint64_t percent = total == 0 ? 100 : done * 100 / total;
+    if (percent == shown) return;
+    shown = percent;
+    emit environmentPacked(static_cast<qint64>(done), static_cast<qint64>(total));
+  };
+  options.environment_uploaded = [this](std::uint64_t done, std::uint64_t total) {
+    emit environmentUploaded(static_cast<qint64>(done), static_cast<qint64>(total));
+  };
   auto result = client::submit_job(spec, *configuration, options);
   if (!result) {
     emit failed(qs(result.error().message), result.error().kind == client::SubmitError::Kind::bad_input);
@@ -72,6 +82,9 @@ void SubmitController::run(JobSpec spec, HadoopSetup setup, bool follow) {
   // Read by the owning thread only after `submitted` arrives there.
   QMetaObject::invokeMethod(
       this, [this, id] { applicationId_ = id; }, Qt::QueuedConnection);
+  if (const auto& shipped = result->environment) {
+    emit environmentShipped(qs(shipped->name), static_cast<qint64>(shipped->uploaded_bytes), shipped->packed_now);
+  }
   emit submitted(id, qs(result->staging));
   if (follow) this->follow(client::with_login(*configuration, spec), result->application_id, spec.total_instances());
   busy_ = false;

@@ -37,6 +37,11 @@ class SubmitController : public QObject {
  signals:
   void progress(const QString& line);
   void bytesStaged(qint64 staged, qint64 total);
+  // The job's python_env: bytes read while packing it, then bytes uploaded
+  // (neither when it is reused), then what was shipped.
+  void environmentPacked(qint64 done, qint64 total);
+  void environmentUploaded(qint64 done, qint64 total);
+  void environmentShipped(const QString& name, qint64 uploadedBytes, bool packedNow);
   void submitted(const QString& applicationId, const QString& staging);
   // The sentence core gives; badInput when the spec or the cluster's limits are at fault.
   void failed(const QString& message, bool badInput);

@@ -17,18 +17,6 @@
 #include "theme.h"
 
 namespace spindle::gui {
-namespace {
-
-QString bytesText(qint64 bytes) {
-  if (bytes >= 1024 * 1024) {
-    return QCoreApplication::translate("Units", "%1 MiB")
-        .arg(QString::number(static_cast<double>(bytes) / 1048576.0, 'f', 1));
-  }
-  return QCoreApplication::translate("Units", "%1 KiB")
-      .arg(QString::number(static_cast<double>(bytes) / 1024.0, 'f', 1));
-}
-
-}  // namespace
 
 SubmitDialog::SubmitDialog(const JobSpec& spec, const HadoopSetup& setup, QWidget* parent)
     : QDialog(parent), spec_(spec), setup_(setup), controller_(new SubmitController(this)) {
@@ -59,7 +47,19 @@ SubmitDialog::SubmitDialog(const JobSpec& spec, const HadoopSetup& setup, QWidge
   registered_->setRange(0, spec.total_instances());
   registered_->setValue(0);
   registered_->setFormat(tr("%v of %m"));
+  packed_ = new QProgressBar;
+  packed_->setFormat(tr("waiting"));
+  uploaded_ = new QProgressBar;
+  uploaded_->setFormat(tr("waiting"));
   auto* form = new QFormLayout;
+  // Only a job that ships a Python environment packs and uploads one.
+  if (!spec.python_env.empty()) {
+    form->addRow(tr("Environment packed:"), packed_);
+    form->addRow(tr("Environment uploaded:"), uploaded_);
+  } else {
+    packed_->hide();
+    uploaded_->hide();
+  }
   form->addRow(tr("Files staged:"), staged_);
   form->addRow(tr("Containers allocated:"), allocated_);
   form->addRow(tr("Tasks registered:"), registered_);
@@ -89,11 +89,32 @@ SubmitDialog::SubmitDialog(const JobSpec& spec, const HadoopSetup& setup, QWidge
   layout->addWidget(buttons);
 
   connect(controller_, &SubmitController::progress, this, &SubmitDialog::appendLog);
+  auto showBytes = [](QProgressBar* bar, qint64 done, qint64 total) {
+    // Large files would overflow an int range; the bar counts KiB.
+    bar->setRange(0, static_cast<int>(std::max<qint64>(total / 1024, 1)));
+    bar->setValue(static_cast<int>(done / 1024));
+    bar->setFormat(
+        tr("%1 of %2").arg(formatBytes(static_cast<quint64>(done)), formatBytes(static_cast<quint64>(total))));
+  };
+  connect(controller_, &SubmitController::environmentPacked, this,
+          [this, showBytes](qint64 done, qint64 total) { showBytes(packed_, done, total); });
+  connect(controller_, &SubmitController::environmentUploaded, this,
+          [this, showBytes](qint64 done, qint64 total) { showBytes(uploaded_, done, total); });
+  connect(controller_, &SubmitController::environmentShipped, this,
+          [this](const QString& name, qint64 uploadedBytes, bool packedNow) {
+            for (auto* bar : {packed_, uploaded_}) {
+              bar->setRange(0, 1);
+              bar->setValue(1);
+            }
+            if (!packedNow) packed_->setFormat(tr("unchanged since it was packed"));
+            if (uploadedBytes == 0) uploaded_->setFormat(tr("the cluster holds %1 already").arg(name));
+          });
   connect(controller_, &SubmitController::bytesStaged, this, [this](qint64 staged, qint64 total) {
     // Large files would overflow an int range; the bar counts KiB.
     staged_->setRange(0, static_cast<int>(std::max<qint64>(total / 1024, 1)));
     staged_->setValue(static_cast<int>(staged / 1024));
-    staged_->setFormat(tr("%1 of %2").arg(bytesText(staged), bytesText(total)));
+    staged_->setFormat(
+        tr("%1 of %2").arg(formatBytes(static_cast<quint64>(staged)), formatBytes(static_cast<quint64>(total))));
   });
   connect(controller_, &SubmitController::submitted, this, [this](const QString& id, const QString& staging) {
     applicationId_ = id;

@@ -47,6 +47,8 @@ class SubmitDialog : public QDialog {
   SubmitController* controller_;
   QLabel* status_;
   QLabel* error_;
+  QProgressBar* packed_;
+  QProgressBar* uploaded_;
   QProgressBar* staged_;
   QProgressBar* allocated_;
   QProgressBar* registered_;

@@ -262,6 +262,32 @@ Result<std::string> python_env_fingerprint(const PythonEnvironment& environment)
   return hash.hex_digest().substr(0, fingerprint_length);
 }
 
+Result<EnvironmentSummary> summarize_python_env(const PythonEnvironment& environment) {
+  if (environment.kind == PythonEnvironment::Kind::conda) {
+    return make_error("python_env: " + environment.path.string() +
+                      " is a conda environment, which Spindle does not pack yet; pack it with conda-pack and name "
+                      "the archive");
+  }
+  auto fingerprint = python_env_fingerprint(environment);
+  if (!fingerprint) return fingerprint.error();
+  EnvironmentSummary summary;
+  summary.name = stem_of(environment) + "-" + *fingerprint + extension_of(environment);
+  if (environment.kind != PythonEnvironment::Kind::venv) {
+    std::error_code ec;
+    summary.bytes = fs::file_size(environment.path, ec);
+    summary.files = 1;
+    return summary;
+  }
+  auto entries = entries_of(environment.path);
+  if (!entries) return entries.error();
+  for (const auto& entry : *entries) {
+    if (!S_ISREG(entry.info.st_mode)) continue;
+    summary.bytes += static_cast<std::uint64_t>(entry.info.st_size);
+    ++summary.files;
+  }
+  return summary;
+}
+
 Result<PackedEnvironment> pack_python_env(const PythonEnvironment& environment, const PackOptions& options) {
   if (environment.kind == PythonEnvironment::Kind::conda) {
     return make_error("python_env: " + environment.path.string() +

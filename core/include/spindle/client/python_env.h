@@ -28,6 +28,15 @@ Result<PythonEnvironment> locate_python_env(const std::string& choice);
 // version. Any file added, removed, rewritten or touched changes it.
 Result<std::string> python_env_fingerprint(const PythonEnvironment& environment);
 
+// What the designer shows before a submit: the name the environment is kept
+// under on the cluster and how large it is here, from one stat pass.
+struct EnvironmentSummary {
+  std::string name;         // as PackedEnvironment::name
+  std::uint64_t bytes = 0;  // of its files (an archive: the archive's size)
+  std::size_t files = 0;
+};
+Result<EnvironmentSummary> summarize_python_env(const PythonEnvironment& environment);
+
 struct PackedEnvironment {
   std::filesystem::path archive;  // on this machine
   std::string name;               // "<environment>-<fingerprint>.tar.gz": its name on the cluster

@@ -28,6 +28,8 @@ struct SubmitOptions {
   std::function<void(std::uint64_t staged, std::uint64_t total)> staged_bytes;
   // While python_env is packed: bytes of the environment read so far, and in all.
   std::function<void(std::uint64_t packed, std::uint64_t total)> packed_bytes;
+  // While the packed environment is uploaded (not called when the cluster holds it).
+  std::function<void(std::uint64_t uploaded, std::uint64_t total)> environment_uploaded;
 };
 
 // How the job's Python environment reached the cluster.
