@@ -182,6 +182,12 @@ class CurrentEnvironment(PythonEnvTest):
         self.assertTrue(os.path.isdir(os.path.join(output, "saved_model")) or os.listdir(output), output)
         hosts = {task["node"].split(":")[0] for task in status["job"]["tasks"]}
         self.assertGreaterEqual(len(hosts), 2, status["job"]["tasks"])
+        # TensorBoard, a service that could fail without failing the job, ran from the environment.
+        board = next(task for task in status["job"]["tasks"] if task["task"] == "tensorboard:0")
+        self.assertNotEqual(board["phase"], "failed", board)
+        self.assertEqual(board["restarts"], 0, board)
+        logs = spindle("logs", first["application_id"], "tensorboard:0")
+        self.assertIn("TensorBoard", logs.stdout + logs.stderr)
 
         copies_before = localized_copies(name)
         for host in hosts:
@@ -234,6 +240,34 @@ class ChangedEnvironment(PythonEnvTest):
         gone = spindle("env", "rm", first["python_env"]["name"])
         self.assertEqual(gone.returncode, 2)
         self.assertIn("is not in", gone.stderr)
+
+
+class PreparedArchives(PythonEnvTest):
+    def test_a_pex_is_the_tasks_python(self):
+        source = os.path.join(self.directory, "source")
+        os.makedirs(os.path.join(source, "pexmodule"))
+        with open(os.path.join(source, "pexmodule/__init__.py"), "w") as module:
+            module.write("ANSWER = 42\n")
+        pex = os.path.join(self.directory, "tools.pex")
+        subprocess.run([os.path.join(sys.prefix, "bin/pex"), "-D", source, "--python", "/usr/bin/python3", "-o", pex],
+                       check=True, capture_output=True)
+        spec = self.one_task_spec("python -c 'import pexmodule; assert pexmodule.ANSWER == 42'", python_env=pex)
+        answer, status, _ = self.run_to_end(spec)
+        self.assertEqual(status["final_status"], "SUCCEEDED", status)
+        self.assertTrue(answer["python_env"]["name"].endswith(".pex"), answer)
+
+    def test_an_archive_packed_by_hand_is_shipped_as_it_is(self):
+        venv = self.make_venv("by-hand")
+        site = glob.glob(os.path.join(venv, "lib/python3*/site-packages"))[0]
+        with open(os.path.join(site, "handmade.py"), "w") as module:
+            module.write("ANSWER = 7\n")
+        archive = os.path.join(self.directory, "by-hand.tar.gz")
+        packed = spindle("env", "pack", venv, "-o", archive)
+        self.assertEqual(packed.returncode, 0, packed.stderr)
+        spec = self.one_task_spec("python -c 'import handmade; assert handmade.ANSWER == 7'", python_env=archive)
+        answer, status, _ = self.run_to_end(spec)
+        self.assertEqual(status["final_status"], "SUCCEEDED", status)
+        self.assertEqual(answer["python_env"]["bytes"], os.path.getsize(archive))
 
 
 class Refusals(PythonEnvTest):
