@@ -24,9 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)relocation::relocated_activate("activate", content, root);
       (void)relocation::relocated_activate("activate.fish", content, root);
       break;
-    case 2:
-      (void)relocation::relocated_pyvenv_cfg(content);
-      break;
+    case 2: (void)relocation::relocated_pyvenv_cfg(content); break;
     case 3:
       (void)relocation::outside_reference("lib/python3.11/site-packages/x.pth", content, root);
       (void)relocation::outside_reference("lib/python3.11/site-packages/x.egg-link", content, root);
@@ -35,9 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)relocation::relocated_link("bin/python3", content, root);
       (void)relocation::relocated_link("lib/deep/link", content, root);
       break;
-    default:
-      (void)relocation::relocated_link(content, "../lib", root);
-      break;
+    default: (void)relocation::relocated_link(content, "../lib", root); break;
   }
   return 0;
 }
