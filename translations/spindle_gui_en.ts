@@ -67,17 +67,18 @@
     <message>
         <location filename="../app/src/convert.cpp" line="+17"/>
         <location line="+2"/>
+        <location line="+30"/>
         <source>%1 GiB</source>
         <translation>%1 GiB</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location filename="../app/src/submit/submitdialog.cpp" line="+24"/>
+        <location line="-27"/>
+        <location line="+30"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-17"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
@@ -92,7 +93,7 @@
         <translation>%1 h %2 min</translation>
     </message>
     <message>
-        <location filename="../app/src/submit/submitdialog.cpp" line="+3"/>
+        <location line="+13"/>
         <source>%1 KiB</source>
         <translation>%1 KiB</translation>
     </message>
@@ -100,7 +101,7 @@
 <context>
     <name>spindle::gui::ApplicationPage</name>
     <message>
-        <location filename="../app/src/designer/applicationpage.cpp" line="+54"/>
+        <location filename="../app/src/designer/applicationpage.cpp" line="+56"/>
         <source>e.g. wine-quality (default: the file&apos;s name)</source>
         <translation>e.g. wine-quality (default: the file&apos;s name)</translation>
     </message>
@@ -145,7 +146,32 @@
         <translation>Choose the script</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>none: the nodes&apos; own Python; or current, a venv&apos;s directory, an archive</source>
+        <translation>none: the nodes&apos; own Python; or current, a venv&apos;s directory, an archive</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The Python environment every task runs with (python_env). current is the active venv; it is packed once, kept on the cluster under a name that changes with its content, and unpacked once per node</source>
+        <translation>The Python environment every task runs with (python_env). current is the active venv; it is packed once, kept on the cluster under a name that changes with its content, and unpacked once per node</translation>
+    </message>
+    <message>
         <location line="+6"/>
+        <source>C&amp;urrent</source>
+        <translation>C&amp;urrent</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ship the environment spindle-gui runs in (VIRTUAL_ENV, or the first python3 on PATH)</source>
+        <translation>Ship the environment spindle-gui runs in (VIRTUAL_ENV, or the first python3 on PATH)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose a venv&apos;s directory</source>
+        <translation>Choose a venv&apos;s directory</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>comma-separated, e.g. nightly, team-a</source>
         <translation>comma-separated, e.g. nightly, team-a</translation>
     </message>
@@ -260,7 +286,12 @@
         <translation>&amp;Environment:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>P&amp;ython environment:</source>
+        <translation>P&amp;ython environment:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Advanced</source>
         <translation>Advanced</translation>
     </message>
@@ -319,8 +350,13 @@
         <source>Script</source>
         <translation>Script</translation>
     </message>
+    <message>
+        <location line="+5"/>
+        <source>Python environment</source>
+        <translation>Python environment</translation>
+    </message>
     <message numerus="yes">
-        <location line="+117"/>
+        <location line="+130"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n queue on this cluster</numerusform>
@@ -655,7 +691,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+111"/>
         <source>Remove task type</source>
         <translation>Remove task type</translation>
     </message>
@@ -1285,7 +1321,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Reload</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Choose a task whose container has started.</source>
         <translation>Choose a task whose container has started.</translation>
     </message>
@@ -1308,7 +1344,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+39"/>
+        <location filename="../app/src/mainwindow.cpp" line="+40"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1487,7 +1523,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Distributed TensorFlow, PyTorch or any command on Hadoop YARN: design a job, submit it, and follow it.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>The spec has problems; fix them before submitting (see Problems).</source>
         <translation>The spec has problems; fix them before submitting (see Problems).</translation>
     </message>
@@ -1505,6 +1541,39 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <location line="+1"/>
         <source>%1[*] — Spindle</source>
         <translation>%1[*] — Spindle</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::PythonEnvInspector</name>
+    <message>
+        <location filename="../app/src/designer/pythonenvinspector.cpp" line="+69"/>
+        <source>%1 in %2 files</source>
+        <translation>%1 in %2 files</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no cluster to ask whether it holds it</source>
+        <translation>no cluster to ask whether it holds it</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no cluster is set up to ask whether it holds it</source>
+        <translation>no cluster is set up to ask whether it holds it</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>could not ask the cluster whether it holds it (%1)</source>
+        <translation>could not ask the cluster whether it holds it (%1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the cluster holds it as %1; a submit uploads nothing</source>
+        <translation>the cluster holds it as %1; a submit uploads nothing</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the cluster does not hold it yet; the first submit packs and uploads it as %1</source>
+        <translation>the cluster does not hold it yet; the first submit packs and uploads it as %1</translation>
     </message>
 </context>
 <context>
@@ -1710,7 +1779,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SubmitDialog</name>
     <message>
-        <location filename="../app/src/submit/submitdialog.cpp" line="+8"/>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+23"/>
         <source>Submit %1</source>
         <translation>Submit %1</translation>
     </message>
@@ -1726,17 +1795,29 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+15"/>
+        <location line="+10"/>
+        <location line="+2"/>
         <source>waiting</source>
         <translation>waiting</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-8"/>
         <location line="+4"/>
         <source>%v of %m</source>
         <translation>%v of %m</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
+        <source>Environment packed:</source>
+        <translation>Environment packed:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment uploaded:</source>
+        <translation>Environment uploaded:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Files staged:</source>
         <translation>Files staged:</translation>
     </message>
@@ -1766,12 +1847,23 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Close</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
+        <location line="+20"/>
         <source>%1 of %2</source>
         <translation>%1 of %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-8"/>
+        <source>unchanged since it was packed</source>
+        <translation>unchanged since it was packed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the cluster holds %1 already</source>
+        <translation>the cluster holds %1 already</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Submitted %1; waiting for YARN.</source>
         <translation>Submitted %1; waiting for YARN.</translation>
     </message>
