@@ -42,17 +42,20 @@ int pack(const PackArguments& arguments) {
   return exit_done;
 }
 
-Result<std::unique_ptr<client::EnvironmentCache>> open_cache() {
+// The cache of the cluster of HADOOP_CONF_DIR; a missing configuration is the user's to fix (exit 2).
+Result<std::unique_ptr<client::EnvironmentCache>> open_cache(int& failure_code) {
   auto configuration = yarn::HadoopConfiguration::from_environment();
+  failure_code = configuration ? exit_cluster_unreachable : exit_bad_input;
   if (!configuration) return configuration.error();
   return client::EnvironmentCache::open(*configuration);
 }
 
 int list(bool json) {
-  auto cache = open_cache();
+  int failure_code = exit_cluster_unreachable;
+  auto cache = open_cache(failure_code);
   if (!cache) {
     std::cerr << "spindle env list: " << cache.error().message << '\n';
-    return exit_cluster_unreachable;
+    return failure_code;
   }
   auto cached = (*cache)->list();
   if (!cached) {
@@ -80,10 +83,11 @@ int list(bool json) {
 }
 
 int remove(const std::vector<std::string>& names) {
-  auto cache = open_cache();
+  int failure_code = exit_cluster_unreachable;
+  auto cache = open_cache(failure_code);
   if (!cache) {
     std::cerr << "spindle env rm: " << cache.error().message << '\n';
-    return exit_cluster_unreachable;
+    return failure_code;
   }
   int code = exit_done;
   for (const auto& name : names) {

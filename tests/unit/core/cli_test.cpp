@@ -181,3 +181,20 @@ TEST(Cli, SubmitRefusesAContainerBinaryOfAnotherRelease) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, EnvPackOfAMissingDirectoryIsOneSentence) {
+  const CliRun run = spindle("env pack /nonexistent/env");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(run.out.empty()) << run.out;
+  EXPECT_NE(run.err.find("python_env: /nonexistent/env does not exist"), std::string::npos) << run.err;
+}
+
+TEST(Cli, EnvListWithoutAClusterConfigurationIsBadInput) {
+  const CliRun run = spindle("env list", "HADOOP_CONF_DIR= HADOOP_HOME=");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("spindle env list: "), std::string::npos) << run.err;
+}
+
+}  // namespace
