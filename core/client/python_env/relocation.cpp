@@ -21,11 +21,15 @@ bool is_inside(const fs::path& path, const std::string& root) {
   return normal == root || normal.starts_with(with_slash(root));
 }
 
-// "/root/env/bin/python3.11 -u" -> "python3.11 -u"
+// "/root/env/bin/python3.11 -u" -> "python3.11 -u"; only an interpreter
+// directly in bin/, which PATH finds by its name.
 std::optional<std::string> interpreter_on_path(std::string_view command, const std::string& root) {
   const std::string bin = with_slash(root) + "bin/";
   if (!command.starts_with(bin)) return std::nullopt;
-  return std::string(command.substr(bin.size()));
+  const auto rest = command.substr(bin.size());
+  const auto name = rest.substr(0, rest.find_first_of(" \t"));
+  if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
+  return std::string(rest);
 }
 
 }  // namespace

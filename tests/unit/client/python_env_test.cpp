@@ -27,6 +27,9 @@ TEST(Relocation, ScriptsFindTheirInterpreterOnPath) {
             "#!/bin/sh\n'''exec' python \"$0\" \"$@\"\n' '''\nx\n");
   EXPECT_FALSE(relocation::relocated_script("#!/usr/bin/env python3\n", root));
   EXPECT_FALSE(relocation::relocated_script("#!/home/ada/envs/training/bin/python\n", root));
+  // Not directly in bin/, so PATH would not find it by its name.
+  EXPECT_FALSE(relocation::relocated_script("#!" + root + "/bin/tools/python\n", root));
+  EXPECT_FALSE(relocation::relocated_script("#!/bin/sh\n'''exec' " + root + "/bin//x \"$0\"\n", root));
   EXPECT_FALSE(
       relocation::relocated_script("\x7f"
                                    "ELF binary",
