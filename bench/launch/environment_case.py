@@ -62,13 +62,13 @@ def tree_bytes(path):
 
 def webhdfs_bytes(path):
     """Bytes of the files under `path` on the default file system, through WebHDFS."""
-    address = common.hadoop_property("dfs.namenode.http-address") or ""
+    import xml.etree.ElementTree as ET
+    address = None
+    for prop in ET.parse(os.path.join(os.environ["HADOOP_CONF_DIR"], "hdfs-site.xml")).getroot().iter("property"):
+        if prop.findtext("name") == "dfs.namenode.http-address":
+            address = prop.findtext("value")
     if not address:
-        conf = os.path.join(os.environ["HADOOP_CONF_DIR"], "hdfs-site.xml")
-        import xml.etree.ElementTree as ET
-        for prop in ET.parse(conf).getroot().iter("property"):
-            if prop.findtext("name") == "dfs.namenode.http-address":
-                address = prop.findtext("value")
+        raise common.TrialError("no dfs.namenode.http-address in hdfs-site.xml")
     url = f"http://{address}/webhdfs/v1{path}?op=GETCONTENTSUMMARY&user.name={os.environ.get('USER', 'root')}"
     with urllib.request.urlopen(url, timeout=30) as answer:
         return json.load(answer)["ContentSummary"]["length"]

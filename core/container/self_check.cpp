@@ -1,6 +1,5 @@
 #include "container/self_check.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <condition_variable>
@@ -13,6 +12,7 @@
 #include "spindle/core/host_names.h"
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/job_api_server.h"
+#include "spindle/core/program_output.h"
 #include "spindle/core/task_process.h"
 #include "spindle/core/version.h"
 
@@ -71,34 +71,6 @@ class CheckBackend final : public JobApiBackend {
   std::condition_variable ended_;
   std::optional<TaskResult> result_;
 };
-
-// Runs PROGRAM ARGUMENT directly and returns its first line of output.
-Result<std::string> run_program(const std::string& program, const std::string& argument) {
-  int pipe_ends[2];
-  if (::pipe(pipe_ends) != 0) return make_error("cannot make a pipe for " + program);
-  const pid_t child = ::fork();
-  if (child < 0) return make_error("cannot start " + program);
-  if (child == 0) {
-    ::dup2(pipe_ends[1], STDOUT_FILENO);
-    ::close(pipe_ends[0]);
-    ::close(pipe_ends[1]);
-    char* arguments[] = {const_cast<char*>(program.c_str()), const_cast<char*>(argument.c_str()), nullptr};
-    ::execv(program.c_str(), arguments);
-    ::_exit(127);
-  }
-  ::close(pipe_ends[1]);
-  std::string output;
-  char buffer[256];
-  ssize_t got = 0;
-  while ((got = ::read(pipe_ends[0], buffer, sizeof(buffer))) > 0) output.append(buffer, static_cast<std::size_t>(got));
-  ::close(pipe_ends[0]);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return make_error(program + " " + argument + " did not succeed (wait status " + std::to_string(status) + ")");
-  }
-  return output.substr(0, output.find('\n'));
-}
 
 }  // namespace
 
@@ -161,7 +133,8 @@ int run_self_check_task(const SelfCheckOptions& options) {
   say("cluster spec version " + std::to_string((*cluster)->version) + ": " + (*cluster)->cluster_json);
   TaskResult result;
   result.container = "self-check";
-  auto ran = run_program("/proc/self/exe", "--version");
+  auto ran = program_output("/proc/self/exe", {"--version"}, std::chrono::seconds(30));
+  if (ran) *ran = ran->substr(0, ran->find('\n'));
   result.exit_code = ran ? 0 : 1;
   result.description = ran ? "ran a program, which printed \"" + *ran + "\"" : ran.error().message;
   if (auto reported = client.report_result(checked_task, result); !reported) return fail(reported.error().message);

@@ -286,7 +286,7 @@ class Refusals(PythonEnvTest):
 
     def test_a_missing_directory(self):
         missing = os.path.join(self.directory, "no-such-env")
-        self.assert_refused(self.one_task_spec("true", python_env=missing), None, f'"{missing}" does not exist')
+        self.assert_refused(self.one_task_spec("true", python_env=missing), None, f"{missing} does not exist")
 
     def test_a_directory_that_is_no_python_environment(self):
         plain = os.path.join(self.directory, "plain")

@@ -4,32 +4,21 @@
 #include <cstdlib>
 
 #include "spindle/client/python_env.h"
+#include "spindle/core/python_env_path.h"
 
 namespace spindle::client {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool ends_with_any(const std::string& name, std::initializer_list<std::string_view> suffixes) {
-  for (auto suffix : suffixes) {
-    if (name.ends_with(suffix)) return true;
-  }
-  return false;
-}
-
+// A directory named by VIRTUAL_ENV, CONDA_PREFIX or the first python3 on PATH.
 Result<PythonEnvironment> environment_directory(const fs::path& directory, const std::string& how_found) {
-  std::error_code ec;
-  if (fs::exists(directory / "conda-meta", ec)) return PythonEnvironment{PythonEnvironment::Kind::conda, directory};
-  if (!fs::exists(directory / "pyvenv.cfg", ec)) {
-    return make_error(how_found + directory.string() +
-                      " is not a Python environment: it has neither pyvenv.cfg (a venv) nor conda-meta (a conda "
-                      "environment)");
+  auto kind = python_env_kind(directory);
+  if (!kind) return make_error(how_found + kind.error().message);
+  if (*kind != PythonEnvKind::venv && *kind != PythonEnvKind::conda) {
+    return make_error(how_found + directory.string() + " is not an environment's directory");
   }
-  if (!fs::exists(directory / "bin/python3", ec) && !fs::exists(directory / "bin/python", ec)) {
-    return make_error(how_found + directory.string() +
-                      " is a venv without a working bin/python3; its base interpreter may be gone: make it again");
-  }
-  return PythonEnvironment{PythonEnvironment::Kind::venv, directory};
+  return PythonEnvironment{*kind, directory};
 }
 
 // The first python3 on PATH, as a shell would find it; not resolved through
@@ -72,19 +61,9 @@ Result<PythonEnvironment> locate_python_env(const std::string& choice) {
   }
   if (choice.empty()) return make_error("python_env is empty; give current, an environment's directory or an archive");
   const fs::path path = fs::absolute(choice).lexically_normal();
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) {
-    return make_error("python_env: " + path.string() +
-                      " does not exist; give current, an environment's directory or "
-                      "an archive (.tar.gz, .tgz, .zip, .pex)");
-  }
-  if (S_ISDIR(info.st_mode)) return environment_directory(path, "python_env: ");
-  const auto name = path.filename().string();
-  if (ends_with_any(name, {".tar.gz", ".tgz", ".zip"}))
-    return PythonEnvironment{PythonEnvironment::Kind::archive, path};
-  if (name.ends_with(".pex")) return PythonEnvironment{PythonEnvironment::Kind::pex, path};
-  return make_error("python_env: " + path.string() +
-                    " is neither an environment's directory nor an archive (.tar.gz, .tgz, .zip, .pex)");
+  auto kind = python_env_kind(path);
+  if (!kind) return make_error("python_env: " + kind.error().message);
+  return PythonEnvironment{*kind, path};
 }
 
 fs::path default_pack_cache() {

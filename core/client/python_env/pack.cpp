@@ -243,65 +243,74 @@ Result<void> copy_out(const fs::path& archive, const std::optional<fs::path>& ou
 
 }  // namespace
 
-Result<std::string> python_env_fingerprint(const PythonEnvironment& environment) {
-  Sha256 hash;
-  hash.add(pack_format);
-  if (environment.kind == PythonEnvironment::Kind::archive || environment.kind == PythonEnvironment::Kind::pex) {
-    struct stat info {};
-    if (::stat(environment.path.c_str(), &info) != 0) {
-      return make_error("python_env: cannot read " + environment.path.string() + ": " + std::strerror(errno));
-    }
-    hash.add(metadata_line(environment.path.filename(), info, ""));
-    return hash.hex_digest().substr(0, fingerprint_length);
-  }
-  auto entries = entries_of(environment.path);
-  if (!entries) return entries.error();
-  for (const auto& entry : *entries) {
-    if (!in_pycache(entry.relative)) hash.add(metadata_line(entry.relative, entry.info, entry.link_target));
-  }
-  return hash.hex_digest().substr(0, fingerprint_length);
-}
+namespace {
 
-Result<EnvironmentSummary> summarize_python_env(const PythonEnvironment& environment) {
-  if (environment.kind == PythonEnvironment::Kind::conda) {
-    return make_error("python_env: " + environment.path.string() +
-                      " is a conda environment, which Spindle does not pack yet; pack it with conda-pack and name "
-                      "the archive");
-  }
-  auto fingerprint = python_env_fingerprint(environment);
-  if (!fingerprint) return fingerprint.error();
-  EnvironmentSummary summary;
-  summary.name = stem_of(environment) + "-" + *fingerprint + extension_of(environment);
-  if (environment.kind != PythonEnvironment::Kind::venv) {
-    std::error_code ec;
-    summary.bytes = fs::file_size(environment.path, ec);
-    summary.files = 1;
-    return summary;
-  }
-  auto entries = entries_of(environment.path);
-  if (!entries) return entries.error();
-  for (const auto& entry : *entries) {
-    if (!S_ISREG(entry.info.st_mode)) continue;
-    summary.bytes += static_cast<std::uint64_t>(entry.info.st_size);
-    ++summary.files;
-  }
-  return summary;
-}
+// One pass over what the environment holds: its entries (a directory), its
+// fingerprint, the name it is kept under, and its size.
+struct Survey {
+  std::vector<Entry> entries;  // empty for a prepared archive
+  std::string fingerprint;
+  std::string name;
+  std::uint64_t bytes = 0;
+  std::size_t files = 0;
+};
 
-Result<PackedEnvironment> pack_python_env(const PythonEnvironment& environment, const PackOptions& options) {
+Result<Survey> survey(const PythonEnvironment& environment) {
   if (environment.kind == PythonEnvironment::Kind::conda) {
     return make_error("python_env: " + environment.path.string() +
                       " is a conda environment, which Spindle does not pack yet (its prefix is compiled into "
                       "binaries); pack it with conda-pack (conda pack -p DIR -o env.tar.gz) and name the archive");
   }
+  Survey found;
+  Sha256 hash;
+  hash.add(pack_format);
+  if (environment.kind == PythonEnvironment::Kind::venv) {
+    auto entries = entries_of(environment.path);
+    if (!entries) return entries.error();
+    found.entries = std::move(*entries);
+    for (const auto& entry : found.entries) {
+      if (!in_pycache(entry.relative)) hash.add(metadata_line(entry.relative, entry.info, entry.link_target));
+      if (!S_ISREG(entry.info.st_mode)) continue;
+      found.bytes += static_cast<std::uint64_t>(entry.info.st_size);
+      ++found.files;
+    }
+  } else {
+    struct stat info {};
+    if (::stat(environment.path.c_str(), &info) != 0) {
+      return make_error("python_env: cannot read " + environment.path.string() + ": " + std::strerror(errno));
+    }
+    hash.add(metadata_line(environment.path.filename(), info, ""));
+    found.bytes = static_cast<std::uint64_t>(info.st_size);
+    found.files = 1;
+  }
+  found.fingerprint = hash.hex_digest().substr(0, fingerprint_length);
+  found.name = stem_of(environment) + "-" + found.fingerprint + extension_of(environment);
+  return found;
+}
+
+}  // namespace
+
+Result<std::string> python_env_fingerprint(const PythonEnvironment& environment) {
+  auto found = survey(environment);
+  if (!found) return found.error();
+  return found->fingerprint;
+}
+
+Result<EnvironmentSummary> summarize_python_env(const PythonEnvironment& environment) {
+  auto found = survey(environment);
+  if (!found) return found.error();
+  return EnvironmentSummary{found->name, found->bytes, found->files};
+}
+
+Result<PackedEnvironment> pack_python_env(const PythonEnvironment& environment, const PackOptions& options) {
+  auto found = survey(environment);
+  if (!found) return found.error();
   const auto cache = options.cache_directory.empty() ? default_pack_cache() : options.cache_directory;
   std::error_code ec;
   fs::create_directories(cache, ec);
   if (ec) return make_error("cannot make the cache of packed environments " + cache.string() + ": " + ec.message());
-  auto fingerprint = python_env_fingerprint(environment);
-  if (!fingerprint) return fingerprint.error();
   PackedEnvironment packed;
-  packed.name = stem_of(environment) + "-" + *fingerprint + extension_of(environment);
+  packed.name = found->name;
 
   if (environment.kind != PythonEnvironment::Kind::venv) {
     // Checked once per content; the archive itself is shipped as it is.
@@ -314,7 +323,7 @@ Result<PackedEnvironment> pack_python_env(const PythonEnvironment& environment, 
       std::ofstream(checked) << environment.path.string() << "\n";
     }
     packed.archive = environment.path;
-    packed.bytes = fs::file_size(environment.path, ec);
+    packed.bytes = found->bytes;
     if (auto copied = copy_out(packed.archive, options.output); !copied) return copied.error();
     return packed;
   }
@@ -325,13 +334,9 @@ Result<PackedEnvironment> pack_python_env(const PythonEnvironment& environment, 
     if (auto copied = copy_out(packed.archive, options.output); !copied) return copied.error();
     return packed;
   }
-  auto entries = entries_of(environment.path);
-  if (!entries) return entries.error();
+  const auto& entries = found->entries;
   const std::string root = environment.path.string();
-  std::uint64_t total = 0;
-  for (const auto& entry : *entries) {
-    if (S_ISREG(entry.info.st_mode)) total += static_cast<std::uint64_t>(entry.info.st_size);
-  }
+  const std::uint64_t total = found->bytes;
 
   // Every refusal comes before anything is written.
   struct Planned {
@@ -340,7 +345,7 @@ Result<PackedEnvironment> pack_python_env(const PythonEnvironment& environment, 
     std::optional<std::string> link;
   };
   std::vector<Planned> plan;
-  for (const auto& entry : *entries) {
+  for (const auto& entry : entries) {
     Planned planned{&entry, std::nullopt, std::nullopt};
     const auto source = environment.path / entry.relative;
     const auto name = entry.relative.filename().string();

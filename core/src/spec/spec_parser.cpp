@@ -14,6 +14,7 @@
 #include "spec/suggest.h"
 #include "spec/utf8.h"
 #include "spec/yaml_fields.h"
+#include "spindle/core/python_env_path.h"
 
 namespace spindle {
 namespace {
@@ -293,26 +294,10 @@ class SpecReader {
     path = path.lexically_normal();
     spec_.python_env = path.string();
     if (!options_.check_files) return;
-    std::error_code ec;
-    const auto name = path.filename().string();
-    if (!std::filesystem::exists(path, ec)) {
+    if (auto kind = python_env_kind(path); !kind) {
+      const bool relative = std::filesystem::path(choice).is_relative();
       fields_.error(value, field,
-                    "\"" + path.string() +
-                        "\" does not exist; give current, a venv or conda directory, or an archive (.tar.gz, .tgz, "
-                        ".zip, .pex); relative paths start at the spec's directory");
-    } else if (std::filesystem::is_directory(path, ec)) {
-      if (!std::filesystem::exists(path / "pyvenv.cfg", ec) && !std::filesystem::exists(path / "conda-meta", ec)) {
-        fields_.error(value, field,
-                      "\"" + path.string() +
-                          "\" is not a Python environment: it has neither pyvenv.cfg (a venv) nor conda-meta (a "
-                          "conda environment)");
-      }
-    } else if (!name.ends_with(".tar.gz") && !name.ends_with(".tgz") && !name.ends_with(".zip") &&
-               !name.ends_with(".pex")) {
-      fields_.error(value, field,
-                    "\"" + path.string() +
-                        "\" is neither an environment's directory nor an archive (.tar.gz, .tgz, "
-                        ".zip, .pex)");
+                    kind.error().message + (relative ? "; relative paths start at the spec's directory" : ""));
     }
   }
 

@@ -6,13 +6,14 @@
 #include <optional>
 #include <string>
 
+#include "spindle/core/python_env_path.h"
 #include "spindle/core/result.h"
 
 namespace spindle::client {
 
 // A Python environment to ship with a job (spec key python_env).
 struct PythonEnvironment {
-  enum class Kind { venv, conda, archive, pex };
+  using Kind = PythonEnvKind;
   Kind kind = Kind::venv;
   std::filesystem::path path;  // the environment's directory, or the prepared archive
 };
