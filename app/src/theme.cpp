@@ -10,7 +10,15 @@ namespace spindle::gui {
 void applyPalette(QApplication& application, bool dark) {
   application.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
   if (!dark) {
-    application.setPalette(application.style()->standardPalette());
+    QPalette palette = application.style()->standardPalette();
+    // Qt's own placeholder colour is the text colour at half opacity, which
+    // labels drawn in it (the forms' hints) do not show at all; an opaque
+    // grey halfway between text and base reads the same in line edits.
+    const QColor text = palette.color(QPalette::Text);
+    const QColor base = palette.color(QPalette::Base);
+    palette.setColor(QPalette::PlaceholderText, QColor((text.red() + base.red()) / 2, (text.green() + base.green()) / 2,
+                                                       (text.blue() + base.blue()) / 2));
+    application.setPalette(palette);
     return;
   }
   QPalette palette;
