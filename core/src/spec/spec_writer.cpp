@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "spindle/core/quantities.h"
@@ -26,26 +28,52 @@ std::string script_source(const JobSpec& spec) {
   return {};
 }
 
+// yaml-cpp writes a string holding a carriage return or another control
+// character as a plain scalar, and reading it back drops or folds those
+// characters; such strings, and those with spaces at either end, are written
+// double-quoted, where escapes keep every character.
+struct Text {
+  const std::string& value;
+};
+
+YAML::Emitter& operator<<(YAML::Emitter& out, Text text) {
+  const auto& value = text.value;
+  const bool edge_space = !value.empty() && (std::isspace(static_cast<unsigned char>(value.front())) ||
+                                             std::isspace(static_cast<unsigned char>(value.back())));
+  const bool control = std::any_of(value.begin(), value.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && c != '\n') || byte == 0x7F;
+  });
+  if (edge_space || control) out << YAML::DoubleQuoted;
+  return out << value;
+}
+
+YAML::Emitter& operator<<(YAML::Emitter& out, const std::vector<std::string>& values) {
+  out << YAML::BeginSeq;
+  for (const auto& value : values) out << Text{value};
+  return out << YAML::EndSeq;
+}
+
 void emit_map(YAML::Emitter& out, const std::map<std::string, std::string>& values) {
   out << YAML::BeginMap;
-  for (const auto& [key, value] : values) out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << value;
+  for (const auto& [key, value] : values) out << YAML::Key << Text{key} << YAML::Value << YAML::DoubleQuoted << value;
   out << YAML::EndMap;
 }
 
 void emit_files(YAML::Emitter& out, const std::vector<ShippedFile>& files) {
   out << YAML::BeginMap;
-  for (const auto& file : files) out << YAML::Key << file.name << YAML::Value << file.source;
+  for (const auto& file : files) out << YAML::Key << Text{file.name} << YAML::Value << Text{file.source};
   out << YAML::EndMap;
 }
 
 void emit_task(YAML::Emitter& out, const TaskSpec& task) {
-  out << YAML::Key << task.type << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << Text{task.type} << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "instances" << YAML::Value << task.instances;
   out << YAML::Key << "memory" << YAML::Value << format_memory_mib(task.memory_mib);
   out << YAML::Key << "vcores" << YAML::Value << task.vcores;
   out << YAML::Key << "gpus" << YAML::Value << task.gpus;
-  if (!task.node_label.empty()) out << YAML::Key << "node_label" << YAML::Value << task.node_label;
-  if (!task.command.empty()) out << YAML::Key << "command" << YAML::Value << task.command;
+  if (!task.node_label.empty()) out << YAML::Key << "node_label" << YAML::Value << Text{task.node_label};
+  if (!task.command.empty()) out << YAML::Key << "command" << YAML::Value << Text{task.command};
   if (!task.env.empty()) {
     out << YAML::Key << "env" << YAML::Value;
     emit_map(out, task.env);
@@ -61,8 +89,8 @@ void emit_task(YAML::Emitter& out, const TaskSpec& task) {
 std::string to_yaml(const JobSpec& spec) {
   YAML::Emitter out;
   out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << spec.name;
-  out << YAML::Key << "queue" << YAML::Value << spec.queue;
+  out << YAML::Key << "name" << YAML::Value << Text{spec.name};
+  out << YAML::Key << "queue" << YAML::Value << Text{spec.queue};
   out << YAML::Key << "priority" << YAML::Value << spec.priority;
   if (!spec.tags.empty()) {
     out << YAML::Key << "tags" << YAML::Value << YAML::Flow << spec.tags;
@@ -84,22 +112,22 @@ std::string to_yaml(const JobSpec& spec) {
     out << YAML::Key << "archives" << YAML::Value;
     emit_files(out, spec.archives);
   }
-  if (!spec.script.empty()) out << YAML::Key << "script" << YAML::Value << script_source(spec);
+  if (!spec.script.empty()) out << YAML::Key << "script" << YAML::Value << Text{script_source(spec)};
   if (!spec.env.empty()) {
     out << YAML::Key << "env" << YAML::Value;
     emit_map(out, spec.env);
   }
-  if (!spec.input.empty()) out << YAML::Key << "input" << YAML::Value << spec.input;
-  if (!spec.output.empty()) out << YAML::Key << "output" << YAML::Value << spec.output;
-  if (!spec.docker_image.empty()) out << YAML::Key << "docker_image" << YAML::Value << spec.docker_image;
-  if (!spec.python_env.empty()) out << YAML::Key << "python_env" << YAML::Value << spec.python_env;
+  if (!spec.input.empty()) out << YAML::Key << "input" << YAML::Value << Text{spec.input};
+  if (!spec.output.empty()) out << YAML::Key << "output" << YAML::Value << Text{spec.output};
+  if (!spec.docker_image.empty()) out << YAML::Key << "docker_image" << YAML::Value << Text{spec.docker_image};
+  if (!spec.python_env.empty()) out << YAML::Key << "python_env" << YAML::Value << Text{spec.python_env};
   if (!spec.file_systems.empty()) {
     out << YAML::Key << "file_systems" << YAML::Value << YAML::Flow << spec.file_systems;
   }
   if (spec.kerberos) {
     out << YAML::Key << "kerberos" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "principal" << YAML::Value << spec.kerberos->principal;
-    out << YAML::Key << "keytab" << YAML::Value << spec.kerberos->keytab;
+    out << YAML::Key << "principal" << YAML::Value << Text{spec.kerberos->principal};
+    out << YAML::Key << "keytab" << YAML::Value << Text{spec.kerberos->keytab};
     out << YAML::EndMap;
   }
   out << YAML::Key << "application_master" << YAML::Value << YAML::BeginMap;
