@@ -1,11 +1,15 @@
 // getApplicationReport round trips against the ResourceManager of
 // $HADOOP_CONF_DIR: one caller, then several sharing one connection.
-// usage: rpc_round_trips [SECONDS]
+// usage: rpc_round_trips [SECONDS [PROTECTION]]
+// PROTECTION (authentication, integrity or privacy) replaces what the
+// configuration's hadoop.rpc.protection allows, for a cluster that accepts
+// several levels; the level the connection negotiated is printed first.
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -21,7 +25,22 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", configuration.error().message.c_str());
     return 2;
   }
-  ApplicationClient client(ApplicationClient::options_for(*configuration));
+  auto options = ApplicationClient::options_for(*configuration);
+  if (argc > 2) {
+    auto wanted = parse_rpc_protection(argv[2], "the command line");
+    if (!wanted) {
+      std::fprintf(stderr, "%s\n", wanted.error().message.c_str());
+      return 2;
+    }
+    options.protection = *wanted;
+  }
+  ApplicationClient client(options);
+  auto negotiated = client.protection();
+  if (!negotiated) {
+    std::fprintf(stderr, "%s\n", negotiated.error().message.c_str());
+    return 3;
+  }
+  std::printf("protection %s\n", std::string(to_string(*negotiated)).c_str());
   // Any application will do; make one if the cluster has none.
   auto apps = client.applications("", {});
   if (!apps) {

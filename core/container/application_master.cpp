@@ -344,6 +344,7 @@ class ApplicationMaster {
     yarn::RpcOptions base;
     base.connect_timeout = std::chrono::seconds(20);
     base.call_timeout = std::chrono::seconds(60);
+    base.protection = scheduler_->protection();
     auto client = std::make_unique<yarn::NodeManagerClient>(node, *token, base);
     auto* raw = client.get();
     node_managers_[node] = std::move(client);

@@ -60,6 +60,64 @@ TEST_F(SecureYarn, TicketFromKinitReachesTheResourceManager) {
   EXPECT_GT(application->maximum.memory_mib, 0);
 }
 
+// The level the cluster demands (scripts/local-yarn --protection; CI runs privacy), which
+// every connection must end up using: the strongest of its hadoop.rpc.protection.
+RpcProtection cluster_protection(const HadoopConfiguration& configuration) {
+  auto levels = rpc_protection(configuration);
+  EXPECT_TRUE(levels.ok());
+  RpcProtection strongest = RpcProtection::authentication;
+  for (auto level : *levels) strongest = std::max(strongest, level);
+  return strongest;
+}
+
+TEST_F(SecureYarn, KerberosConnectionUsesTheClustersProtection) {
+  kinit();
+  ApplicationClient client(ApplicationClient::options_for(configuration_));
+  auto protection = client.protection();
+  ASSERT_TRUE(protection.ok()) << protection.error().message;
+  EXPECT_EQ(*protection, cluster_protection(configuration_));
+  auto application = client.new_application();
+  ASSERT_TRUE(application.ok()) << application.error().message;
+}
+
+TEST_F(SecureYarn, TokenConnectionUsesTheClustersProtection) {
+  kinit();
+  ApplicationClient kerberos(ApplicationClient::options_for(configuration_));
+  const auto principal = environment_["SPINDLE_SECURE_PRINCIPAL"];
+  auto token = kerberos.delegation_token(principal.substr(0, principal.find('@')));
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  // DIGEST-MD5 with the token alone, as an application master's calls go.
+  auto options = ApplicationClient::options_for(configuration_);
+  options.kerberos.reset();
+  options.token = *token;
+  ApplicationClient client(options);
+  auto protection = client.protection();
+  ASSERT_TRUE(protection.ok()) << protection.error().message;
+  EXPECT_EQ(*protection, cluster_protection(configuration_));
+  auto metrics = client.cluster_metrics();
+  ASSERT_TRUE(metrics.ok()) << metrics.error().message;
+  EXPECT_GE(metrics->active, 1);
+}
+
+TEST_F(SecureYarn, AClientAllowingLessThanTheClusterIsToldWhatToSet) {
+  kinit();
+  auto options = ApplicationClient::options_for(configuration_);
+  options.protection = {RpcProtection::authentication};
+  ApplicationClient client(options);
+  auto protection = client.protection();
+  if (cluster_protection(configuration_) == RpcProtection::authentication) {
+    // Such a client is all that cluster asks for.
+    ASSERT_TRUE(protection.ok()) << protection.error().message;
+    EXPECT_EQ(*protection, RpcProtection::authentication);
+    return;
+  }
+  ASSERT_FALSE(protection.ok());
+  EXPECT_NE(protection.error().message.find("but hadoop.rpc.protection here allows only authentication; set "
+                                            "hadoop.rpc.protection in core-site.xml to what the cluster uses"),
+            std::string::npos)
+      << protection.error().message;
+}
+
 TEST_F(SecureYarn, DelegationTokenIsIssuedRenewedAndCancelled) {
   kinit();
   ApplicationClient client(ApplicationClient::options_for(configuration_));

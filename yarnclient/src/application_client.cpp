@@ -57,6 +57,7 @@ RpcOptions ApplicationClient::options_for(const HadoopConfiguration& configurati
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   options.call_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.rpc-timeout.ms", 120'000));
   options.ping_interval = std::chrono::milliseconds(configuration.get_int("ipc.ping.interval", 60'000));
+  configure_rpc_protection(configuration, options);
   // Hadoop's client waits up to 15 minutes for a ResourceManager; a person at a
   // terminal wants to know within seconds. Two short retries ride out a restart.
   options.retry = fixed_retries(static_cast<int>(configuration.get_int("spindle.client.connect.retries", 2)),
@@ -119,6 +120,15 @@ Result<ClusterMetrics> ApplicationClient::cluster_metrics() {
       ask<wire::yarn::GetClusterMetricsResponse>("getClusterMetrics", wire::yarn::GetClusterMetricsRequest{});
   if (!response) return response.error();
   return from_proto(response->cluster_metrics());
+}
+
+Result<RpcProtection> ApplicationClient::protection() {
+  auto negotiated = rpc_->protection();
+  if (negotiated) return *negotiated;
+  if (negotiated.error().kind == ipc::RpcError::Kind::authentication)
+    return authentication_error(negotiated.error().message);
+  return make_error("cannot reach the ResourceManager at " + addresses_text(rpc_->options()) + ": " +
+                    negotiated.error().message);
 }
 
 Result<std::vector<NodeInfo>> ApplicationClient::nodes() {

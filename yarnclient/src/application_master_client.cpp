@@ -46,6 +46,7 @@ Result<std::unique_ptr<ApplicationMasterClient>> ApplicationMasterClient::from_c
   options.token = *token;
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   options.call_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.rpc-timeout.ms", 120'000));
+  configure_rpc_protection(configuration, options);
   // Inside the cluster an application master outlives a ResourceManager
   // restart by retrying, as Hadoop's own does (yarn.resourcemanager.connect.*).
   const auto wait = configuration.get_int("yarn.resourcemanager.connect.max-wait.ms", 900'000);
@@ -59,6 +60,10 @@ Result<std::unique_ptr<ApplicationMasterClient>> ApplicationMasterClient::from_c
 ApplicationMasterClient::ApplicationMasterClient(RpcOptions options)
     : rpc_(std::make_unique<ipc::RpcClient>(std::string(protocol_name), std::move(options))) {}
 ApplicationMasterClient::~ApplicationMasterClient() = default;
+
+const std::vector<RpcProtection>& ApplicationMasterClient::protection() const {
+  return rpc_->options().protection;
+}
 
 template <typename Response, typename Request>
 Result<Response> ApplicationMasterClient::ask(std::string_view method, const Request& request) {

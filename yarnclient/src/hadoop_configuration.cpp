@@ -1,5 +1,7 @@
 #include "spindle/yarn/hadoop_configuration.h"
 
+#include "spindle/yarn/rpc_options.h"
+
 #include <pwd.h>
 #include <unistd.h>
 
@@ -248,6 +250,22 @@ bool uses_kerberos(const HadoopConfiguration& configuration) {
   std::string method = configuration.get_or("hadoop.security.authentication", "simple");
   for (auto& letter : method) letter = static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
   return method == "kerberos";
+}
+
+Result<std::vector<RpcProtection>> rpc_protection(const HadoopConfiguration& configuration) {
+  std::string where;
+  for (const auto& source : configuration.sources()) where += (where.empty() ? "" : ", ") + source;
+  return parse_rpc_protection(configuration.get_or("hadoop.rpc.protection", "authentication"),
+                              where.empty() ? "the configuration" : where);
+}
+
+void configure_rpc_protection(const HadoopConfiguration& configuration, RpcOptions& options) {
+  auto protection = rpc_protection(configuration);
+  if (protection) {
+    options.protection = std::move(*protection);
+  } else {
+    options.configuration_problem = protection.error().message;
+  }
 }
 
 }  // namespace spindle::yarn

@@ -41,7 +41,7 @@ TEST(DigestMd5, RejectsMalformedChallenges) {
 
 TEST(DigestMd5, RefusesProtectionItCannotGive) {
   DigestMd5Client client("u", "p", "", "default", [] { return "c"; });
-  auto response = client.respond("nonce=\"x\",qop=\"auth-conf\",algorithm=md5-sess");
+  auto response = client.respond("nonce=\"x\",qop=\"auth-int\",algorithm=md5-sess");
   ASSERT_FALSE(response.ok());
   EXPECT_NE(response.error().message.find("hadoop.rpc.protection"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "spindle/yarn/hadoop_configuration.h"
+#include "spindle/yarn/rpc_options.h"
 
 namespace spindle::yarn {
 namespace {
@@ -127,6 +128,29 @@ TEST(HadoopConfiguration, WithoutHaThereIsOneResourceManager) {
   HadoopConfiguration conf;
   conf.set("yarn.resourcemanager.ha.rm-ids", "rm1,rm2");
   EXPECT_EQ(conf.resource_manager_ids(), (std::vector<std::string>{""}));
+}
+
+TEST(RpcProtection, ReadsHadoopsListInAnyCase) {
+  HadoopConfiguration conf;
+  EXPECT_EQ(*rpc_protection(conf), (std::vector<RpcProtection>{RpcProtection::authentication}));
+  conf.set("hadoop.rpc.protection", " Privacy , integrity,,privacy");
+  EXPECT_EQ(*rpc_protection(conf), (std::vector<RpcProtection>{RpcProtection::privacy, RpcProtection::integrity}));
+}
+
+TEST(RpcProtection, AnUnknownLevelIsASentenceAndEveryCallSaysIt) {
+  HadoopConfiguration conf;
+  ASSERT_TRUE(conf.add_xml("<configuration><property><name>hadoop.rpc.protection</name><value>secret</value>"
+                           "</property></configuration>",
+                           "/etc/hadoop/core-site.xml")
+                  .ok());
+  auto levels = rpc_protection(conf);
+  ASSERT_FALSE(levels.ok());
+  EXPECT_EQ(levels.error().message,
+            "hadoop.rpc.protection in /etc/hadoop/core-site.xml names \"secret\"; it takes authentication, integrity "
+            "or privacy, or a comma-separated list of them");
+  RpcOptions options;
+  configure_rpc_protection(conf, options);
+  EXPECT_EQ(options.configuration_problem, levels.error().message);
 }
 
 }  // namespace

@@ -43,12 +43,14 @@ class ScriptedKerberos final : public SaslMechanism {
     return {};
   }
   std::optional<std::string> context_user() const override { return "alice@EXAMPLE.COM"; }
+  Result<std::unique_ptr<SecurityLayer>> security_layer() override { return std::unique_ptr<SecurityLayer>(); }
 
   static inline std::string target;
   static inline std::vector<std::string> challenges;
 };
 
-Result<std::unique_ptr<SaslMechanism>> scripted_kerberos(const KerberosOptions&, const std::string&) {
+Result<std::unique_ptr<SaslMechanism>> scripted_kerberos(const KerberosOptions&, const std::string&,
+                                                         const std::vector<RpcProtection>&) {
   return std::unique_ptr<SaslMechanism>(std::make_unique<ScriptedKerberos>());
 }
 

@@ -129,20 +129,37 @@ TEST(SecurityLayer, ParsesTheServersOffer) {
 }
 
 TEST(SecurityLayer, AnswersNoLayerWithoutBufferOrAuthorizationId) {
-  auto answer = no_security_layer_answer(SecurityLayerOffer{security_layer_none, 65536}, "rm1");
-  ASSERT_TRUE(answer.ok());
-  EXPECT_EQ(*answer, std::string("\x01\x00\x00\x00", 4));
+  auto choice = choose_security_layer(SecurityLayerOffer{security_layer_none | security_layer_confidentiality, 65536},
+                                      {RpcProtection::authentication}, "rm1");
+  ASSERT_TRUE(choice.ok());
+  EXPECT_EQ(choice->protection, RpcProtection::authentication);
+  EXPECT_EQ(choice->answer, std::string("\x01\x00\x00\x00", 4));
 }
 
-TEST(SecurityLayer, SaysClearlyWhenTheServerRequiresProtection) {
-  auto integrity = no_security_layer_answer(SecurityLayerOffer{security_layer_integrity, 65536}, "rm1:8032");
+TEST(SecurityLayer, TakesTheStrongestLayerBothAllowAndSaysItsBuffer) {
+  const SecurityLayerOffer all{security_layer_none | security_layer_integrity | security_layer_confidentiality, 65536};
+  auto privacy = choose_security_layer(
+      all, {RpcProtection::authentication, RpcProtection::integrity, RpcProtection::privacy}, "rm1");
+  ASSERT_TRUE(privacy.ok());
+  EXPECT_EQ(privacy->protection, RpcProtection::privacy);
+  EXPECT_EQ(privacy->answer, std::string("\x04\x01\x00\x00", 4));
+  auto integrity = choose_security_layer(all, {RpcProtection::integrity, RpcProtection::authentication}, "rm1");
+  ASSERT_TRUE(integrity.ok());
+  EXPECT_EQ(integrity->protection, RpcProtection::integrity);
+  EXPECT_EQ(integrity->answer[0], '\x02');
+}
+
+TEST(SecurityLayer, SaysClearlyWhenTheServerRequiresMoreThanAllowed) {
+  auto integrity = choose_security_layer(SecurityLayerOffer{security_layer_integrity, 65536},
+                                         {RpcProtection::authentication}, "rm1:8032");
   ASSERT_FALSE(integrity.ok());
   EXPECT_EQ(integrity.error().message,
-            "rm1:8032 requires RPC integrity (hadoop.rpc.protection=integrity), which Spindle does not support; "
-            "Spindle needs the cluster to allow hadoop.rpc.protection=authentication");
-  auto privacy = no_security_layer_answer(SecurityLayerOffer{security_layer_confidentiality, 65536}, "rm1:8032");
+            "rm1:8032 requires RPC integrity, but hadoop.rpc.protection here allows only authentication; set "
+            "hadoop.rpc.protection in core-site.xml to what the cluster uses");
+  auto privacy = choose_security_layer(SecurityLayerOffer{security_layer_confidentiality, 65536},
+                                       {RpcProtection::authentication, RpcProtection::integrity}, "rm1:8032");
   ASSERT_FALSE(privacy.ok());
-  EXPECT_NE(privacy.error().message.find("privacy"), std::string::npos);
+  EXPECT_NE(privacy.error().message.find("requires RPC privacy"), std::string::npos);
 }
 
 KerberosAttempt attempt_on_cache() {
@@ -222,7 +239,7 @@ class GssFailures : public ::testing::Test {
   }
 
   Result<std::string> start(const KerberosOptions& options) {
-    auto mechanism = gssapi_mechanism(options, "localhost");
+    auto mechanism = gssapi_mechanism(options, "localhost", {RpcProtection::authentication});
     if (!mechanism) return mechanism.error();
     return (*mechanism)->start(kerberos_offer());
   }

@@ -3,7 +3,9 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 
 namespace spindle::yarn::ipc {
 namespace {
@@ -77,6 +79,9 @@ std::vector<std::string> split_list(const std::string& value) {
   return items;
 }
 
+// The largest sealed message this client takes, as it tells the server.
+constexpr std::size_t client_max_buffer = 65536;
+
 std::string quote(const std::string& value) {
   std::string out = "\"";
   for (char c : value) {
@@ -127,6 +132,17 @@ Result<DigestChallenge> parse_digest_challenge(std::string_view text) {
     } else if (key == "algorithm") {
       has_algorithm = true;
       challenge.algorithm = value;
+    } else if (key == "cipher") {
+      challenge.ciphers = split_list(value);
+    } else if (key == "maxbuf") {
+      std::size_t parsed = 0;
+      const auto [end, problem] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+      // RFC 2831 bounds it: more than 16 MiB or too little for a seal is no buffer size.
+      if (problem != std::errc() || end != value.data() + value.size() || parsed < 64 || parsed > 16777215) {
+        return make_error("the DIGEST-MD5 challenge names maxbuf=" + value +
+                          ", which is no buffer size between 64 and 16777215");
+      }
+      challenge.max_buffer = parsed;
     }
     skip_spaces(text);
   }
@@ -139,38 +155,71 @@ Result<DigestChallenge> parse_digest_challenge(std::string_view text) {
 }
 
 DigestMd5Client::DigestMd5Client(std::string username, std::string password, std::string service, std::string host,
-                                 std::function<std::string()> make_cnonce)
+                                 std::function<std::string()> make_cnonce, std::vector<RpcProtection> allowed)
     : username_(std::move(username)),
       password_(std::move(password)),
       digest_uri_(service + "/" + host),
-      make_cnonce_(std::move(make_cnonce)) {}
+      make_cnonce_(std::move(make_cnonce)),
+      allowed_(std::move(allowed)) {}
 
 Result<std::string> DigestMd5Client::respond(std::string_view text) {
   auto challenge = parse_digest_challenge(text);
   if (!challenge) return challenge.error();
-  bool offers_auth = false;
-  for (const auto& qop : challenge->qop) offers_auth = offers_auth || qop == "auth";
-  if (!offers_auth) {
-    return make_error(
-        "the server requires SASL integrity or privacy (hadoop.rpc.protection above authentication), "
-        "which Spindle does not support yet");
+  std::vector<RpcProtection> offered;
+  for (const auto& qop : challenge->qop) {
+    if (qop == "auth") offered.push_back(RpcProtection::authentication);
+    if (qop == "auth-int") offered.push_back(RpcProtection::integrity);
+    // Privacy needs a cipher both ends know; Spindle's is "3des".
+    if (qop == "auth-conf" &&
+        std::find(challenge->ciphers.begin(), challenge->ciphers.end(), "3des") != challenge->ciphers.end()) {
+      offered.push_back(RpcProtection::privacy);
+    }
   }
+  const auto chosen = strongest_common(allowed_, offered);
+  if (!chosen) {
+    const bool conf_without_3des =
+        offered.empty() && std::find(challenge->qop.begin(), challenge->qop.end(), "auth-conf") != challenge->qop.end();
+    if (conf_without_3des) {
+      std::string ciphers;
+      for (const auto& cipher : challenge->ciphers) ciphers += (ciphers.empty() ? "" : ", ") + cipher;
+      return make_error("the server requires RPC privacy with the ciphers " +
+                        (ciphers.empty() ? std::string("(none named)") : ciphers) +
+                        ", none of which is 3des, the one Spindle speaks");
+    }
+    return no_common_protection("the server", offered, allowed_);
+  }
+  protection_ = *chosen;
+  server_max_buffer_ = challenge->max_buffer;
+  const std::string qop = protection_ == RpcProtection::privacy     ? "auth-conf"
+                          : protection_ == RpcProtection::integrity ? "auth-int"
+                                                                    : "auth";
+  // With a security layer, A2 ends in 32 zeros (RFC 2831, 2.1.2.1).
+  const std::string a2_suffix = protection_ == RpcProtection::authentication ? "" : ":00000000000000000000000000000000";
   realm_ = challenge->realms.empty() ? "" : challenge->realms.front();
   nonce_ = challenge->nonce;
   cnonce_ = make_cnonce_();
   const std::string nc = "00000001";
   const std::string a1 = md5_raw(username_ + ":" + realm_ + ":" + password_) + ":" + nonce_ + ":" + cnonce_;
-  const std::string ha1 = md5_hex(a1);
-  const std::string response =
-      md5_hex(ha1 + ":" + nonce_ + ":" + nc + ":" + cnonce_ + ":auth:" + md5_hex("AUTHENTICATE:" + digest_uri_));
-  expected_rspauth_ = md5_hex(ha1 + ":" + nonce_ + ":" + nc + ":" + cnonce_ + ":auth:" + md5_hex(":" + digest_uri_));
+  session_key_ = md5_raw(a1);
+  const std::string ha1 = to_hex(session_key_);
+  const std::string response = md5_hex(ha1 + ":" + nonce_ + ":" + nc + ":" + cnonce_ + ":" + qop + ":" +
+                                       md5_hex("AUTHENTICATE:" + digest_uri_ + a2_suffix));
+  expected_rspauth_ =
+      md5_hex(ha1 + ":" + nonce_ + ":" + nc + ":" + cnonce_ + ":" + qop + ":" + md5_hex(":" + digest_uri_ + a2_suffix));
   std::string out;
   if (challenge->utf8) out += "charset=utf-8,";
   out += "username=" + quote(username_);
   if (!challenge->realms.empty()) out += ",realm=" + quote(realm_);
   out += ",nonce=" + quote(nonce_) + ",nc=" + nc + ",cnonce=" + quote(cnonce_) + ",digest-uri=" + quote(digest_uri_) +
-         ",maxbuf=65536,response=" + response + ",qop=auth";
+         ",maxbuf=" + std::to_string(client_max_buffer) + ",response=" + response + ",qop=" + qop;
+  if (protection_ == RpcProtection::privacy) out += ",cipher=3des";
   return out;
+}
+
+Result<std::unique_ptr<SecurityLayer>> DigestMd5Client::security_layer(DigestRole role) const {
+  if (protection_ == RpcProtection::authentication) return std::unique_ptr<SecurityLayer>();
+  return digest_security_layer(session_key_, protection_, role,
+                               role == DigestRole::client ? server_max_buffer_ : client_max_buffer);
 }
 
 Result<void> DigestMd5Client::verify_server(std::string_view final_message) const {

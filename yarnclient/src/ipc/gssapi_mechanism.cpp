@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "ipc/gss_handles.h"
+#include "ipc/gss_wrap_layer.h"
 #include "ipc/gssapi_security_layer.h"
 #include "ipc/kerberos_errors.h"
 #include "ipc/server_principal.h"
@@ -66,8 +67,8 @@ std::string memory_cache_for(const KerberosLogin& login) {
 
 class GssapiMechanism final : public SaslMechanism {
  public:
-  GssapiMechanism(KerberosOptions options, std::string server_host)
-      : options_(std::move(options)), server_host_(std::move(server_host)) {
+  GssapiMechanism(KerberosOptions options, std::string server_host, std::vector<RpcProtection> allowed)
+      : options_(std::move(options)), server_host_(std::move(server_host)), allowed_(std::move(allowed)) {
     const auto defaults = kerberos_defaults();
     attempt_.server = server_host_;
     attempt_.keytab = options_.login.keytab;
@@ -121,6 +122,11 @@ class GssapiMechanism final : public SaslMechanism {
       return authentication_error(server_host_ + " declared Kerberos authentication done before it was complete");
     }
     return {};
+  }
+
+  Result<std::unique_ptr<SecurityLayer>> security_layer() override {
+    if (!layer_chosen_ || protection_ == RpcProtection::authentication) return std::unique_ptr<SecurityLayer>();
+    return gss_wrap_layer(std::move(context_), protection_, server_max_message_);
   }
 
  private:
@@ -189,9 +195,12 @@ class GssapiMechanism final : public SaslMechanism {
     OM_uint32 minor = 0;
     // Mutual authentication proves the server holds its principal's key.
     const OM_uint32 major = gss_init_sec_context(
-        &minor, credential_.get(), context_.in_out(), target_.get(), const_cast<gss_OID>(gss_mech_krb5),
-        GSS_C_MUTUAL_FLAG | GSS_C_INTEG_FLAG, GSS_C_INDEFINITE, GSS_C_NO_CHANNEL_BINDINGS,
-        input.empty() ? GSS_C_NO_BUFFER : &input_token, nullptr, output.get(), nullptr, nullptr);
+        &minor, credential_.get(), context_->in_out(), target_.get(), const_cast<gss_OID>(gss_mech_krb5),
+        // Sequence detection lets a security layer refuse replayed or
+        // reordered messages.
+        GSS_C_MUTUAL_FLAG | GSS_C_INTEG_FLAG | GSS_C_CONF_FLAG | GSS_C_SEQUENCE_FLAG | GSS_C_REPLAY_FLAG,
+        GSS_C_INDEFINITE, GSS_C_NO_CHANNEL_BINDINGS, input.empty() ? GSS_C_NO_BUFFER : &input_token, nullptr,
+        output.get(), nullptr, nullptr);
     if (GSS_ERROR(major)) return failure(Step::context, major, minor);
     established_ = !(major & GSS_S_CONTINUE_NEEDED);
     return output.text();
@@ -201,16 +210,18 @@ class GssapiMechanism final : public SaslMechanism {
     auto wrapped = input_buffer(challenge);
     GssBuffer unwrapped;
     OM_uint32 minor = 0;
-    OM_uint32 major = gss_unwrap(&minor, context_.get(), &wrapped, unwrapped.get(), nullptr, nullptr);
+    OM_uint32 major = gss_unwrap(&minor, context_->get(), &wrapped, unwrapped.get(), nullptr, nullptr);
     if (GSS_ERROR(major)) return failure(Step::security_layer, major, minor);
     auto offer = parse_security_layer_offer(unwrapped.text(), server_host_);
     if (!offer) return offer.error();
-    auto answer = no_security_layer_answer(*offer, server_host_);
-    if (!answer) return answer.error();
-    auto plain = input_buffer(*answer);
+    auto choice = choose_security_layer(*offer, allowed_, server_host_);
+    if (!choice) return choice.error();
+    protection_ = choice->protection;
+    server_max_message_ = offer->max_message_size;
+    auto plain = input_buffer(choice->answer);
     GssBuffer sealed;
     // Integrity only, as Java's GSSAPI client wraps this message.
-    major = gss_wrap(&minor, context_.get(), 0, GSS_C_QOP_DEFAULT, &plain, nullptr, sealed.get());
+    major = gss_wrap(&minor, context_->get(), 0, GSS_C_QOP_DEFAULT, &plain, nullptr, sealed.get());
     if (GSS_ERROR(major)) return failure(Step::security_layer, major, minor);
     layer_chosen_ = true;
     return sealed.text();
@@ -221,7 +232,10 @@ class GssapiMechanism final : public SaslMechanism {
   KerberosAttempt attempt_;
   GssCredential credential_;
   GssName target_;
-  GssContext context_;
+  std::vector<RpcProtection> allowed_;
+  std::unique_ptr<GssContext> context_ = std::make_unique<GssContext>();
+  RpcProtection protection_ = RpcProtection::authentication;
+  std::uint32_t server_max_message_ = 0;
   std::optional<std::string> client_principal_;
   bool established_ = false;
   bool layer_chosen_ = false;
@@ -229,9 +243,9 @@ class GssapiMechanism final : public SaslMechanism {
 
 }  // namespace
 
-Result<std::unique_ptr<SaslMechanism>> gssapi_mechanism(const KerberosOptions& options,
-                                                        const std::string& server_host) {
-  return std::unique_ptr<SaslMechanism>(std::make_unique<GssapiMechanism>(options, server_host));
+Result<std::unique_ptr<SaslMechanism>> gssapi_mechanism(const KerberosOptions& options, const std::string& server_host,
+                                                        const std::vector<RpcProtection>& allowed) {
+  return std::unique_ptr<SaslMechanism>(std::make_unique<GssapiMechanism>(options, server_host, allowed));
 }
 
 }  // namespace spindle::yarn::ipc

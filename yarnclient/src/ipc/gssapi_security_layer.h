@@ -3,8 +3,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "spindle/core/result.h"
+#include "spindle/yarn/rpc_protection.h"
 
 namespace spindle::yarn::ipc {
 
@@ -23,9 +25,15 @@ struct SecurityLayerOffer {
 // The server's offer, already unwrapped.
 Result<SecurityLayerOffer> parse_security_layer_offer(std::string_view unwrapped, std::string_view server);
 
-// The answer choosing no security layer (hadoop.rpc.protection=authentication),
-// to be wrapped before it is sent; an error when the server insists on
-// integrity or privacy, which this client does not implement.
-Result<std::string> no_security_layer_answer(const SecurityLayerOffer& offer, std::string_view server);
+struct SecurityLayerChoice {
+  RpcProtection protection = RpcProtection::authentication;
+  std::string answer;  // to be wrapped before it is sent
+};
+
+// The strongest layer both the offer and `allowed` (hadoop.rpc.protection)
+// name, with the answer that says so and the largest sealed message this
+// client takes; a sentence when they share none.
+Result<SecurityLayerChoice> choose_security_layer(const SecurityLayerOffer& offer,
+                                                  const std::vector<RpcProtection>& allowed, std::string_view server);
 
 }  // namespace spindle::yarn::ipc

@@ -66,6 +66,7 @@ Result<std::shared_ptr<RpcConnection>, RpcError> RpcClient::connection() {
     params.client_id = client_id_;
     params.ping_interval = options_.ping_interval;
     params.handshake_timeout = options_.connect_timeout;
+    params.protection = options_.protection;
     auto opened = RpcConnection::open(std::move(*transport), std::move(params));
     if (!opened) {
       // Refused, or no way to prove who we are: retrying won't help.
@@ -82,7 +83,15 @@ Result<std::shared_ptr<RpcConnection>, RpcError> RpcClient::connection() {
   return RpcError{RpcError::Kind::unreachable, problems};
 }
 
+Result<RpcProtection, RpcError> RpcClient::protection() {
+  if (options_.configuration_problem) return RpcError{RpcError::Kind::authentication, *options_.configuration_problem};
+  auto open = connection();
+  if (!open) return open.error();
+  return (*open)->protection();
+}
+
 Result<std::string, RpcError> RpcClient::call(std::string_view method, const google::protobuf::MessageLite& request) {
+  if (options_.configuration_problem) return RpcError{RpcError::Kind::authentication, *options_.configuration_problem};
   for (int attempt = 0;; ++attempt) {
     auto open = connection();
     RpcError error;

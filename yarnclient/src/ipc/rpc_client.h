@@ -33,6 +33,8 @@ class RpcClient {
   }
 
   const RpcOptions& options() const { return options_; }
+  // What SASL protects on the connection, which is opened if need be.
+  Result<RpcProtection, RpcError> protection();
   // A new token for connections made from now on (an AMRM token after the
   // ResourceManager rolled its key); the open connection stays as it is.
   void replace_token(Token token);

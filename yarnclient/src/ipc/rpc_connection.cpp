@@ -30,7 +30,7 @@ std::string seconds(std::chrono::milliseconds duration) {
 }  // namespace
 
 RpcConnection::RpcConnection(std::unique_ptr<Transport> transport, ConnectionParams params)
-    : transport_(std::move(transport)), params_(std::move(params)), splitter_(params_.max_frame_bytes) {
+    : transport_(std::move(transport)), params_(std::move(params)), incoming_(params_.peer, params_.max_frame_bytes) {
   if (!params_.make_cnonce) params_.make_cnonce = random_cnonce;
 }
 
@@ -68,15 +68,43 @@ RpcError RpcConnection::io_error(const IoError& error, std::string_view while_do
                   "the connection to " + params_.peer + " broke " + std::string(while_doing) + ": " + error.message};
 }
 
+RpcProtection RpcConnection::protection() const {
+  return layer_ ? layer_->protection() : RpcProtection::authentication;
+}
+
 Result<void, RpcError> RpcConnection::send(const std::string& frame) {
   std::lock_guard lock(write_mutex_);
   if (auto written = transport_->write_all(frame); !written) return io_error(written.error(), "while sending");
   return {};
 }
 
+Result<void, RpcError> RpcConnection::send_sealed(const std::string& frame) {
+  if (!layer_) return send(frame);
+  // Sealing and sending under one lock keeps the sequence numbers in the
+  // order the server sees them.
+  std::lock_guard lock(write_mutex_);
+  const auto header = request_header(sasl_call_id, "", -1);
+  std::string out;
+  const std::size_t piece = layer_->max_plain_bytes();
+  for (std::size_t offset = 0; offset < frame.size(); offset += piece) {
+    auto sealed = layer_->wrap(std::string_view(frame).substr(offset, piece));
+    if (!sealed) return RpcError{RpcError::Kind::protocol, params_.peer + ": " + sealed.error().message};
+    hadoop::RpcSasl wrap;
+    wrap.set_state(hadoop::RpcSasl::WRAP);
+    wrap.set_token(std::move(*sealed));
+    out += encode_frame({&header, &wrap});
+  }
+  if (auto written = transport_->write_all(out); !written) return io_error(written.error(), "while sending");
+  return {};
+}
+
+Result<void, RpcError> RpcConnection::receive(std::string_view bytes) {
+  return incoming_.take(bytes, [this](ResponseFrame frame) { dispatch(std::move(frame)); });
+}
+
 Result<ResponseFrame, RpcError> RpcConnection::read_frame(Clock::time_point deadline) {
   while (true) {
-    auto frame = splitter_.next();
+    auto frame = incoming_.handshake_frames().next();
     if (!frame) return RpcError{RpcError::Kind::protocol, params_.peer + ": " + frame.error().message};
     if (*frame) {
       auto decoded = decode_response(**frame);
@@ -87,7 +115,7 @@ Result<ResponseFrame, RpcError> RpcConnection::read_frame(Clock::time_point dead
     if (left.count() <= 0) return io_error(IoError{IoError::Kind::timed_out, ""}, "the connection handshake");
     auto bytes = transport_->read_some(left);
     if (!bytes) return io_error(bytes.error(), "during the connection handshake");
-    splitter_.append(*bytes);
+    incoming_.handshake_frames().append(*bytes);
   }
 }
 
@@ -106,18 +134,20 @@ Result<void, RpcError> RpcConnection::handshake() {
   auto* user = context.mutable_user_info();
   if (context_user) user->set_effective_user(*context_user);
   const auto header = request_header(connection_context_call_id, params_.client_id, -1);
-  if (auto sent = send(encode_frame({&header, &context})); !sent) return sent.error();
+  if (auto sent = send_sealed(encode_frame({&header, &context})); !sent) return sent.error();
   return {};
 }
 
 Result<std::unique_ptr<SaslMechanism>, RpcError> RpcConnection::make_mechanism(const AuthChoice& choice) {
-  if (choice.method == AuthChoice::Method::token) return token_mechanism(*params_.token, params_.make_cnonce);
+  if (choice.method == AuthChoice::Method::token) {
+    return token_mechanism(*params_.token, params_.make_cnonce, params_.protection);
+  }
   const auto factory = kerberos_mechanism_factory();
   if (!factory) {
     return RpcError{RpcError::Kind::authentication,
                     params_.peer + " needs Kerberos, but this program was built without Kerberos support"};
   }
-  auto made = factory(*params_.kerberos, params_.server_host);
+  auto made = factory(*params_.kerberos, params_.server_host, params_.protection);
   if (!made) return RpcError{RpcError::Kind::authentication, made.error().message};
   return std::move(*made);
 }
@@ -204,6 +234,12 @@ Result<std::optional<std::string>, RpcError> RpcConnection::authenticate() {
   if (auto finished = (*mechanism)->finish(reply->token()); !finished) {
     return failed(finished.error(), RpcError::Kind::remote);
   }
+  auto layer = (*mechanism)->security_layer();
+  if (!layer) return failed(layer.error(), RpcError::Kind::protocol);
+  layer_ = std::move(*layer);
+  incoming_.seal_with(layer_.get());
+  // Bytes the server sent after SUCCESS are already sealed.
+  if (auto taken = receive({}); !taken) return taken.error();
   return (*mechanism)->context_user();
 }
 
@@ -223,7 +259,7 @@ Result<std::string, RpcError> RpcConnection::call(std::string_view method, const
   method_header.set_declaring_class_protocol_name(params_.protocol);
   method_header.set_client_protocol_version(1);
   const auto header = request_header(call_id, params_.client_id, retry_count);
-  if (auto sent = send(encode_frame({&header, &method_header, &request})); !sent) {
+  if (auto sent = send_sealed(encode_frame({&header, &method_header, &request})); !sent) {
     std::lock_guard lock(mutex_);
     pending_.erase(call_id);
     return sent.error();
@@ -248,7 +284,7 @@ void RpcConnection::reader_loop() {
     if (!bytes && bytes.error().kind == IoError::Kind::timed_out) {
       // Quiet line: tell the server we are alive, as Hadoop's own client does.
       const auto ping = request_header(ping_call_id, params_.client_id, -1);
-      if (auto sent = send(encode_frame({&ping})); !sent) fail_everything(sent.error());
+      if (auto sent = send_sealed(encode_frame({&ping})); !sent) fail_everything(sent.error());
       continue;
     }
     if (!bytes) {
@@ -259,20 +295,9 @@ void RpcConnection::reader_loop() {
       fail_everything(io_error(bytes.error(), "while waiting for answers"));
       return;
     }
-    splitter_.append(*bytes);
-    while (true) {
-      auto frame = splitter_.next();
-      if (!frame) {
-        fail_everything(RpcError{RpcError::Kind::protocol, params_.peer + ": " + frame.error().message});
-        return;
-      }
-      if (!*frame) break;
-      auto decoded = decode_response(**frame);
-      if (!decoded) {
-        fail_everything(RpcError{RpcError::Kind::protocol, params_.peer + ": " + decoded.error().message});
-        return;
-      }
-      dispatch(std::move(*decoded));
+    if (auto taken = receive(*bytes); !taken) {
+      fail_everything(taken.error());
+      return;
     }
   }
 }

@@ -11,9 +11,12 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "ipc/frame_codec.h"
+#include "ipc/incoming_frames.h"
 #include "ipc/rpc_error.h"
+#include "ipc/security_layer.h"
 #include "spindle/yarn/rpc_options.h"
 #include "spindle/yarn/token.h"
 #include "spindle/yarn/transport.h"
@@ -32,6 +35,9 @@ struct ConnectionParams {
   std::chrono::milliseconds handshake_timeout{20'000};
   std::size_t max_frame_bytes = default_max_frame_bytes;
   std::function<std::string()> make_cnonce;  // for tests; random when empty
+  // hadoop.rpc.protection: what this client allows; the strongest the
+  // server also allows is used.
+  std::vector<RpcProtection> protection{RpcProtection::authentication};
 };
 
 // One Hadoop IPC connection, after its handshake: many calls may be in
@@ -51,6 +57,8 @@ class RpcConnection {
 
   // Whether the connection can take no more calls.
   bool broken() const;
+  // What SASL protects on this connection.
+  RpcProtection protection() const;
 
  private:
   struct PendingCall {
@@ -67,6 +75,11 @@ class RpcConnection {
   Result<std::unique_ptr<class SaslMechanism>, RpcError> make_mechanism(const struct AuthChoice& choice);
   Result<ResponseFrame, RpcError> read_frame(std::chrono::steady_clock::time_point deadline);
   Result<void, RpcError> send(const std::string& frame);
+  // Sealed by the security layer, when there is one, as SASL WRAP messages.
+  Result<void, RpcError> send_sealed(const std::string& frame);
+  // Takes the bytes of the stream, unsealing them first under a security
+  // layer; an error ends the connection.
+  Result<void, RpcError> receive(std::string_view bytes);
   void reader_loop();
   void dispatch(ResponseFrame frame);
   void fail_everything(const RpcError& error);
@@ -74,7 +87,10 @@ class RpcConnection {
 
   std::unique_ptr<Transport> transport_;
   ConnectionParams params_;
-  FrameSplitter splitter_;
+  // Set once the handshake agreed on integrity or privacy; from then on
+  // every frame travels inside SASL WRAP messages.
+  std::unique_ptr<SecurityLayer> layer_;
+  IncomingFrames incoming_;
 
   mutable std::mutex mutex_;  // guards what follows
   std::condition_variable answered_;

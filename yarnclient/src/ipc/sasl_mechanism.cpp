@@ -10,8 +10,8 @@ namespace {
 
 class TokenDigestMd5 final : public SaslMechanism {
  public:
-  TokenDigestMd5(Token token, std::function<std::string()> make_cnonce)
-      : token_(std::move(token)), make_cnonce_(std::move(make_cnonce)) {}
+  TokenDigestMd5(Token token, std::function<std::string()> make_cnonce, std::vector<RpcProtection> allowed)
+      : token_(std::move(token)), make_cnonce_(std::move(make_cnonce)), allowed_(std::move(allowed)) {}
 
   std::string_view method() const override { return "TOKEN"; }
   std::string_view mechanism() const override { return "DIGEST-MD5"; }
@@ -19,7 +19,7 @@ class TokenDigestMd5 final : public SaslMechanism {
 
   Result<std::string> start(const wire::hadoop::RpcSasl::Auth& offer) override {
     digest_.emplace(base64(token_.identifier), base64(token_.password), offer.protocol(), offer.server_id(),
-                    make_cnonce_);
+                    make_cnonce_, allowed_);
     return digest_->respond(offer.challenge());
   }
 
@@ -38,17 +38,30 @@ class TokenDigestMd5 final : public SaslMechanism {
     return verified;
   }
 
+  Result<std::unique_ptr<SecurityLayer>> security_layer() override {
+    if (!digest_) return std::unique_ptr<SecurityLayer>();
+    // A layer keyed by a server that never proved it knows the password
+    // would seal nothing worth having.
+    if (digest_->protection() != RpcProtection::authentication && !proven_) {
+      return make_error("the server agreed on RPC " + std::string(to_string(digest_->protection())) +
+                        " without proving that it knows the token's password");
+    }
+    return digest_->security_layer();
+  }
+
  private:
   Token token_;
   std::function<std::string()> make_cnonce_;
+  std::vector<RpcProtection> allowed_;
   std::optional<DigestMd5Client> digest_;
   bool proven_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<SaslMechanism> token_mechanism(Token token, std::function<std::string()> make_cnonce) {
-  return std::make_unique<TokenDigestMd5>(std::move(token), std::move(make_cnonce));
+std::unique_ptr<SaslMechanism> token_mechanism(Token token, std::function<std::string()> make_cnonce,
+                                               std::vector<RpcProtection> allowed) {
+  return std::make_unique<TokenDigestMd5>(std::move(token), std::move(make_cnonce), std::move(allowed));
 }
 
 AuthChoice choose_auth(const wire::hadoop::RpcSasl& negotiate, bool have_token, bool want_kerberos) {

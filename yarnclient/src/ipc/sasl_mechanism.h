@@ -5,8 +5,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "hadoop_ipc.pb.h"
+#include "ipc/security_layer.h"
 #include "spindle/core/result.h"
 #include "spindle/yarn/rpc_options.h"
 #include "spindle/yarn/token.h"
@@ -33,11 +35,16 @@ class SaslMechanism {
   // Kerberos principal, as Hadoop's client sends it; nothing for tokens, which
   // carry their user (naming another one is refused).
   virtual std::optional<std::string> context_user() const = 0;
+  // After finish: the layer that seals every byte from now on, or null when
+  // the exchange settled on authentication alone.
+  virtual Result<std::unique_ptr<SecurityLayer>> security_layer() = 0;
 };
 
 // DIGEST-MD5 with a Hadoop token: identifier and password, each Base64, as
 // user name and password.
-std::unique_ptr<SaslMechanism> token_mechanism(Token token, std::function<std::string()> make_cnonce);
+// `allowed` is hadoop.rpc.protection.
+std::unique_ptr<SaslMechanism> token_mechanism(Token token, std::function<std::string()> make_cnonce,
+                                               std::vector<RpcProtection> allowed);
 
 // Which of the server's offers the client takes, in the server's order like
 // Hadoop's client: TOKEN when it holds a token, KERBEROS when configured for
@@ -53,7 +60,8 @@ AuthChoice choose_auth(const wire::hadoop::RpcSasl& negotiate, bool have_token, 
 // GSS-API. Linking that library installs the factory; without it the hook is
 // null and a Kerberos connection fails with a sentence saying so.
 using KerberosMechanismFactory = Result<std::unique_ptr<SaslMechanism>> (*)(const KerberosOptions& options,
-                                                                            const std::string& server_host);
+                                                                            const std::string& server_host,
+                                                                            const std::vector<RpcProtection>& allowed);
 void install_kerberos_mechanism(KerberosMechanismFactory factory);
 KerberosMechanismFactory kerberos_mechanism_factory();
 

@@ -36,6 +36,10 @@ class ApplicationClient {
   static RpcOptions options_for(const HadoopConfiguration& configuration);
 
   Result<ClusterMetrics> cluster_metrics();
+  // What SASL protects on the connection to the ResourceManager, as
+  // negotiated from hadoop.rpc.protection and the server's offer; connects
+  // when not yet connected.
+  Result<RpcProtection> protection();
   Result<std::vector<NodeInfo>> nodes();
   // One queue, with its children when `recursive`; "root" for the whole tree.
   Result<QueueInfo> queue(const std::string& name, bool recursive);

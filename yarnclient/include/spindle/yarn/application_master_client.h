@@ -67,6 +67,9 @@ class ApplicationMasterClient {
   // The token for talking to a NodeManager ("host:port"), once the
   // ResourceManager has handed one out.
   std::optional<Token> node_manager_token(const std::string& node) const;
+  // What this master's RPC may protect (hadoop.rpc.protection), for its
+  // connections to the NodeManagers too.
+  const std::vector<RpcProtection>& protection() const;
 
  private:
   template <typename Response, typename Request>

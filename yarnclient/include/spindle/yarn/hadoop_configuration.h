@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "spindle/core/result.h"
+#include "spindle/yarn/rpc_protection.h"
 
 namespace spindle::yarn {
 
@@ -65,5 +66,14 @@ std::string hadoop_user_name();
 
 // Whether hadoop.security.authentication asks for Kerberos (any case, as Hadoop reads it).
 bool uses_kerberos(const HadoopConfiguration& configuration);
+
+// hadoop.rpc.protection, authentication when unset; a sentence naming the
+// files for a value Hadoop does not know.
+Result<std::vector<RpcProtection>> rpc_protection(const HadoopConfiguration& configuration);
+
+// Sets an RPC client's protection from the configuration, or the sentence
+// every call of it then fails with.
+struct RpcOptions;
+void configure_rpc_protection(const HadoopConfiguration& configuration, RpcOptions& options);
 
 }  // namespace spindle::yarn

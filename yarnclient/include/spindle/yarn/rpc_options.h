@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "spindle/yarn/rpc_protection.h"
 #include "spindle/yarn/token.h"
 #include "spindle/yarn/transport.h"
 
@@ -47,6 +48,12 @@ struct RpcOptions {
   std::string user;                         // SIMPLE authentication
   std::optional<Token> token;               // TOKEN authentication instead, when set
   std::optional<KerberosOptions> kerberos;  // KERBEROS authentication, when set
+  // hadoop.rpc.protection: what SASL may protect; a connection uses the
+  // strongest of these that the server allows too.
+  std::vector<RpcProtection> protection{RpcProtection::authentication};
+  // A configuration that cannot be used (a bad hadoop.rpc.protection): every
+  // call fails with this sentence instead of reaching the server.
+  std::optional<std::string> configuration_problem;
   std::chrono::milliseconds connect_timeout{20'000};
   std::chrono::milliseconds call_timeout{120'000};
   std::chrono::milliseconds ping_interval{60'000};
@@ -67,6 +74,10 @@ struct RpcOptions {
   }
   RpcOptions& with_kerberos(KerberosOptions value) {
     kerberos = std::move(value);
+    return *this;
+  }
+  RpcOptions& with_protection(std::vector<RpcProtection> value) {
+    protection = std::move(value);
     return *this;
   }
   RpcOptions& with_connect_timeout(std::chrono::milliseconds value) {

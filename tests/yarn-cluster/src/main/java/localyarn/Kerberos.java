@@ -187,7 +187,8 @@ final class Kerberos {
   static Map<String, String> coreSettings() {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("hadoop.security.authentication", "kerberos");
-    s.put("hadoop.rpc.protection", "authentication");
+    // scripts/local-yarn --protection: authentication, integrity or privacy.
+    s.put("hadoop.rpc.protection", System.getenv().getOrDefault("SPINDLE_RPC_PROTECTION", "authentication"));
     s.put("hadoop.security.auth_to_local", authToLocal());
     return s;
   }
