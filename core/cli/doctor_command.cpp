@@ -10,10 +10,12 @@
 #include <thread>
 
 #include "cli/exit_codes.h"
+#include "spindle/client/security_tokens.h"
 #include "spindle/core/shell_quote.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/application_master_client.h"
 #include "spindle/yarn/resource_manager_rest.h"
+#include "spindle/yarn/web_tls.h"
 #include "spindle/yarn/webhdfs.h"
 
 namespace spindle::cli {
@@ -85,7 +87,10 @@ void check_resource_manager_ha(Checklist& checks, const yarn::HadoopConfiguratio
   std::string standbys;
   std::string silent;
   for (const auto& id : ids) {
-    const auto address = configuration.resource_manager_address(yarn::RmService::webapp, id);
+    const auto address = configuration.resource_manager_address(yarn::https_only(configuration, yarn::WebService::yarn)
+                                                                    ? yarn::RmService::webapp_https
+                                                                    : yarn::RmService::webapp,
+                                                                id);
     auto info = rest.cluster_info_at(address);
     const std::string state =
         info && info->contains("clusterInfo") ? (*info)["clusterInfo"].value("haState", std::string()) : "";
@@ -164,6 +169,31 @@ int run_doctor() {
   }
   checks.ok("ResourceManager", std::to_string(metrics->active) + " active NodeManager(s)");
   check_resource_manager_ha(checks, *configuration);
+  // How the job's traffic would travel: RPC as negotiated, the web servers as the policies say.
+  if (auto protection = client.protection()) {
+    checks.ok("RPC protection",
+              std::string(yarn::to_string(*protection)) +
+                  (*protection == yarn::RpcProtection::privacy     ? " (every call encrypted)"
+                   : *protection == yarn::RpcProtection::integrity ? " (every call signed, not encrypted)"
+                                                                   : " (calls travel in clear)"));
+  }
+  const bool yarn_tls = yarn::https_only(*configuration, yarn::WebService::yarn);
+  const bool hdfs_tls = yarn::https_only(*configuration, yarn::WebService::hdfs);
+  if (yarn_tls || hdfs_tls) {
+    auto trust = yarn::web_trust(*configuration);
+    if (!trust) {
+      checks.fail("web TLS", trust.error().message, exit_bad_input);
+      return checks.exit_code();
+    }
+    checks.ok("web TLS", std::string(yarn_tls ? "YARN" : "") + (yarn_tls && hdfs_tls ? " and " : "") +
+                             (hdfs_tls ? "HDFS" : "") + " web servers over HTTPS, trusting " + (*trust)->source);
+  } else {
+    checks.ok("web TLS", "none: the web servers speak plain HTTP (yarn.http.policy and dfs.http.policy)");
+  }
+  if (auto rest = yarn::ResourceManagerRest::from_configuration(*configuration).cluster_info(); !rest) {
+    checks.fail("ResourceManager web", rest.error().message, exit_cluster_unreachable);
+    return checks.exit_code();
+  }
 
   Staging staging;
   const std::string default_fs = configuration->get_or("fs.defaultFS", "file:///");
@@ -226,6 +256,18 @@ int run_doctor() {
   request.type = "SPINDLE";
   request.am.files = {*binary};
   request.am.commands = {"./spindle probe-master 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
+  // On a Kerberos cluster the container fetches its file from HDFS with a delegation token.
+  client::JobTokenOptions token_options;
+  token_options.resource_manager_token = [&client](const std::string& renewer) {
+    return client.delegation_token(renewer);
+  };
+  auto tokens = client::obtain_job_tokens(JobSpec{}, *configuration, token_options);
+  if (!tokens) {
+    checks.fail("application", tokens.error().message, exit_cluster_unreachable);
+    staging.clean();
+    return checks.exit_code();
+  }
+  if (!tokens->tokens.empty()) request.am.credentials = tokens->serialize();
   if (auto submitted = client.submit(request); !submitted) {
     checks.fail("application", submitted.error().message, exit_cluster_unreachable);
     staging.clean();

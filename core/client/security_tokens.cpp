@@ -4,6 +4,7 @@
 
 #include "spindle/yarn/resource_manager_rest.h"
 #include "spindle/yarn/token_service.h"
+#include "spindle/yarn/web_tls.h"
 #include "spindle/yarn/webhdfs.h"
 
 namespace spindle::client {
@@ -73,7 +74,9 @@ Result<NameNodeTarget> target_for(const std::string& uri, const yarn::HadoopConf
     target.token_default_port = default_http_port;
     target.kind = webhdfs_delegation_kind;
   } else {
-    const auto http_port = port_of(configuration.get_or("dfs.namenode.http-address", ""), default_http_port);
+    const bool https = yarn::https_only(configuration, yarn::WebService::hdfs);
+    const auto http_port = https ? port_of(configuration.get_or("dfs.namenode.https-address", ""), 9871)
+                                 : port_of(configuration.get_or("dfs.namenode.http-address", ""), default_http_port);
     target.http_address = host + ":" + http_port;
     target.token_address = authority;
     target.kind = yarn::hdfs_delegation_kind;

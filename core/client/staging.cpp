@@ -103,8 +103,8 @@ class HdfsStaging final : public StagingArea {
   }
   std::string location() const override { return hdfs_.uri(directory_); }
   std::string removal_location() const override {
-    return "http://" + hdfs_.options().namenode_http + "/webhdfs/v1" + directory_ +
-           "?user.name=" + hdfs_.options().user;
+    return (hdfs_.options().https ? "https://" : "http://") + hdfs_.options().namenode_http + "/webhdfs/v1" +
+           directory_ + "?user.name=" + hdfs_.options().user;
   }
 
  private:

@@ -20,6 +20,7 @@
 #include "spindle/yarn/application_master_client.h"
 #include "spindle/yarn/credentials.h"
 #include "spindle/yarn/node_manager_client.h"
+#include "spindle/yarn/web_tls.h"
 
 namespace spindle::container {
 namespace {
@@ -99,13 +100,15 @@ yarn::FinalStatus final_status(JobOutcome outcome) {
 
 class ApplicationMaster {
  public:
-  ApplicationMaster(ContainerContext context, JobSpec spec, std::vector<yarn::LocalFile> staged_files)
+  ApplicationMaster(ContainerContext context, JobSpec spec, std::vector<yarn::LocalFile> staged_files,
+                    std::string node_web_scheme)
       : context_(std::move(context)),
         staged_files_(std::move(staged_files)),
         events_(10'000, events_numbered_after(context_.attempt)),
         rendezvous_(spec),
         lifecycle_(spec, rendezvous_, events_),
-        backend_(lifecycle_, events_, rendezvous_, context_.application_id) {}
+        backend_(lifecycle_, events_, rendezvous_, context_.application_id),
+        node_web_scheme_(std::move(node_web_scheme)) {}
 
   Result<void> start(yarn::ApplicationMasterClient& scheduler) {
     scheduler_ = &scheduler;
@@ -265,7 +268,8 @@ class ApplicationMaster {
   }
 
   std::string log_url_of(const yarn::AllocatedContainer& container) const {
-    return "http://" + container.node_http_address + "/node/containerlogs/" + container.id + "/" + context_.user;
+    return node_web_scheme_ + "://" + container.node_http_address + "/node/containerlogs/" + container.id + "/" +
+           context_.user;
   }
 
   // YARN kept the earlier attempt's containers for this one: their tasks
@@ -415,6 +419,7 @@ class ApplicationMaster {
   Rendezvous rendezvous_;
   JobLifecycle lifecycle_;
   MasterBackend backend_;
+  std::string node_web_scheme_;
   std::unique_ptr<JobApiServer> server_;
   yarn::ApplicationMasterClient* scheduler_ = nullptr;
   yarn::Resources maximum_;
@@ -465,7 +470,9 @@ int run_application_master(const MasterOptions& options) {
     (void)remove_staging(options.staging_location, staging_token(context->delegation_tokens, options.staging_location));
     return 1;
   }
-  ApplicationMaster master(*context, std::move(*spec), std::move(*staged));
+  // The NodeManagers' pages are https:// where yarn.http.policy says HTTPS_ONLY.
+  ApplicationMaster master(*context, std::move(*spec), std::move(*staged),
+                           yarn::web_scheme(*configuration, yarn::WebService::yarn));
   if (auto started = master.start(**scheduler); !started) {
     log(started.error().message);
     return 1;

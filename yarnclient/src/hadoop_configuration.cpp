@@ -39,6 +39,9 @@ constexpr Default defaults[] = {
     {"yarn.resourcemanager.resource-tracker.address", "${yarn.resourcemanager.hostname}:8031"},
     {"yarn.resourcemanager.ha.enabled", "false"},
     {"yarn.http.policy", "HTTP_ONLY"},
+    {"dfs.http.policy", "HTTP_ONLY"},
+    {"dfs.namenode.https-address", "0.0.0.0:9871"},
+    {"yarn.resourcemanager.webapp.https.address", "${yarn.resourcemanager.hostname}:8090"},
 };
 
 // Hadoop stops expanding after this many rounds, which also ends cycles.
@@ -62,6 +65,7 @@ ServiceKey service_key(RmService service) {
     case RmService::scheduler: return {"yarn.resourcemanager.scheduler.address", "8030"};
     case RmService::admin: return {"yarn.resourcemanager.admin.address", "8033"};
     case RmService::webapp: return {"yarn.resourcemanager.webapp.address", "8088"};
+    case RmService::webapp_https: return {"yarn.resourcemanager.webapp.https.address", "8090"};
     case RmService::resource_tracker: return {"yarn.resourcemanager.resource-tracker.address", "8031"};
   }
   return {"yarn.resourcemanager.address", "8032"};
@@ -82,6 +86,14 @@ Result<HadoopConfiguration> HadoopConfiguration::load_directory(const std::files
     if (!std::filesystem::exists(file, ec)) continue;
     found_any = true;
     if (auto added = configuration.add_file(file); !added) return added.error();
+  }
+  // The HTTPS clients' settings (truststore) live in a file of their own,
+  // which hadoop.ssl.client.conf names.
+  if (found_any) {
+    const auto ssl_client = directory / configuration.get_or("hadoop.ssl.client.conf", "ssl-client.xml");
+    if (std::filesystem::exists(ssl_client, ec)) {
+      if (auto added = configuration.add_file(ssl_client); !added) return added.error();
+    }
   }
   if (!found_any) {
     return make_error("the Hadoop configuration directory " + directory.string() +

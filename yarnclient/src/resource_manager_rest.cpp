@@ -18,13 +18,27 @@ ResourceManagerRest::ResourceManagerRest(Options options)
 
 ResourceManagerRest ResourceManagerRest::from_configuration(const HadoopConfiguration& configuration) {
   Options options;
-  options.web_addresses = configuration.resource_manager_addresses(RmService::webapp);
+  options.https = https_only(configuration, WebService::yarn);
+  options.web_addresses =
+      configuration.resource_manager_addresses(options.https ? RmService::webapp_https : RmService::webapp);
+  if (options.https) {
+    auto trust = web_trust(configuration);
+    if (trust) {
+      options.trust = std::move(*trust);
+    } else {
+      options.configuration_problem = trust.error().message;
+    }
+  }
   options.user = hadoop_user_name();
   options.kerberos = uses_kerberos(configuration);
   // Should the keytab login fail, the requests are refused and say so.
   (void)use_configured_keytab(configuration);
   options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
   return ResourceManagerRest(std::move(options));
+}
+
+std::string ResourceManagerRest::scheme() const {
+  return options_.https ? "https://" : "http://";
 }
 
 // Under Kerberos the servers know who we are from SPNEGO; user.name would
@@ -42,9 +56,11 @@ Result<nlohmann::json> ResourceManagerRest::exchange_at(const std::string& addre
                                                         const std::string& path, const std::string& body,
                                                         bool& unreachable, std::string& problem) {
   unreachable = false;
+  if (!options_.configuration_problem.empty()) return make_error(options_.configuration_problem);
   http::Request request;
   request.method = method;
-  request.url = with_user("http://" + address + path);
+  request.url = with_user(scheme() + address + path);
+  request.trust = options_.trust.get();
   request.headers.emplace_back("Accept", "application/json");
   if (!body.empty()) {
     request.body = body;
@@ -166,8 +182,10 @@ Result<Token> ResourceManagerRest::delegation_token(const std::string& renewer) 
 Result<std::string> ResourceManagerRest::container_log(const std::string& node_http_address,
                                                        const std::string& container_id, const std::string& file,
                                                        std::size_t limit) {
+  if (!options_.configuration_problem.empty()) return make_error(options_.configuration_problem);
   http::Request request;
-  request.url = with_user("http://" + node_http_address + "/ws/v1/node/containerlogs/" + http::escape(container_id) +
+  request.trust = options_.trust.get();
+  request.url = with_user(scheme() + node_http_address + "/ws/v1/node/containerlogs/" + http::escape(container_id) +
                           "/" + http::escape(file));
   request.negotiate = true;
   request.cookies = cookies_.get();
@@ -215,9 +233,11 @@ Result<std::string> ResourceManagerRest::container_log(const std::string& node_h
 
 Result<std::vector<std::string>> ResourceManagerRest::container_log_files(const std::string& node_http_address,
                                                                           const std::string& container_id) {
+  if (!options_.configuration_problem.empty()) return make_error(options_.configuration_problem);
   http::Request request;
+  request.trust = options_.trust.get();
   request.url =
-      with_user("http://" + node_http_address + "/ws/v1/node/containers/" + http::escape(container_id) + "/logs");
+      with_user(scheme() + node_http_address + "/ws/v1/node/containers/" + http::escape(container_id) + "/logs");
   request.headers.emplace_back("Accept", "application/json");
   request.negotiate = true;
   request.cookies = cookies_.get();

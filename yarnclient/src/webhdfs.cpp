@@ -130,17 +130,19 @@ Result<std::vector<std::string>> WebHdfs::nameservice_namenodes(const HadoopConf
                       "; add their ids to hdfs-site.xml in HADOOP_CONF_DIR");
   }
   std::vector<std::string> addresses;
+  const bool https = https_only(configuration, WebService::hdfs);
+  const std::string key = https ? "dfs.namenode.https-address." : "dfs.namenode.http-address.";
   for (const auto& id : ids) {
     const std::string suffix = nameservice + "." + id;
-    auto http = configuration.get("dfs.namenode.http-address." + suffix);
+    auto http = configuration.get(key + suffix);
     if (!http || http->starts_with("0.0.0.0:")) {
       // Listening everywhere, or not said: the host of its RPC address, on the HTTP port.
       auto rpc = configuration.get("dfs.namenode.rpc-address." + suffix);
       if (!rpc) {
-        return make_error("NameNode " + id + " of " + nameservice + " has neither dfs.namenode.http-address." + suffix +
+        return make_error("NameNode " + id + " of " + nameservice + " has neither " + key + suffix +
                           " nor dfs.namenode.rpc-address." + suffix + "; add one to hdfs-site.xml in HADOOP_CONF_DIR");
       }
-      const std::string port = http ? http->substr(8) : "9870";
+      const std::string port = http ? http->substr(8) : (https ? "9871" : "9870");
       http = rpc->substr(0, rpc->rfind(':')) + ":" + port;
     }
     addresses.push_back(*http);
@@ -163,7 +165,15 @@ Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configura
     options.namenodes = std::move(*namenodes);
     options.namenode_http = options.namenodes.front();
   } else {
-    options.namenode_http = configuration.get_or("dfs.namenode.http-address", "0.0.0.0:9870");
+    options.namenode_http = https_only(configuration, WebService::hdfs)
+                                ? configuration.get_or("dfs.namenode.https-address", "0.0.0.0:9871")
+                                : configuration.get_or("dfs.namenode.http-address", "0.0.0.0:9870");
+  }
+  options.https = https_only(configuration, WebService::hdfs);
+  if (options.https) {
+    auto trust = web_trust(configuration);
+    if (!trust) return trust.error();
+    options.trust = std::move(*trust);
   }
   if (options.namenode_http.starts_with("0.0.0.0:")) {
     // The NameNode listens everywhere; reach it on fs.defaultFS's host.
@@ -192,7 +202,8 @@ std::string WebHdfs::url_at(const std::string& namenode, const std::string& path
   } else if (!options_.kerberos) {
     who = "&user.name=" + http::escape(options_.user);
   }
-  return "http://" + namenode + "/webhdfs/v1" + escape_path(path) + "?op=" + operation + who + extra;
+  return (options_.https ? "https://" : "http://") + namenode + "/webhdfs/v1" + escape_path(path) + "?op=" + operation +
+         who + extra;
 }
 
 Result<http::Response> WebHdfs::namenode_call(const std::string& what, const std::string& method,
@@ -225,6 +236,7 @@ http::Request WebHdfs::new_request(std::string method, std::string target) const
   request.connect_timeout = options_.connect_timeout;
   request.negotiate = !options_.delegation;
   request.cookies = cookies_.get();
+  request.trust = options_.trust.get();
   return request;
 }
 

@@ -3,6 +3,7 @@
 #include "spindle/yarn/token_url_string.h"
 
 #include <curl/curl.h>
+#include <openssl/x509_vfy.h>
 
 #include <algorithm>
 #include <cctype>
@@ -175,6 +176,39 @@ std::string escape(std::string_view text) {
   return out;
 }
 
+// One sentence for a server whose certificate this client will not accept,
+// or that speaks no TLS: which endpoint, what is wrong, what to do.
+Error certificate_error(const std::string& endpoint, CURLcode code, long verify, const std::string& detail,
+                        const WebTrust* trust) {
+  const std::string trusted = trust ? trust->source : "the system's CA certificates";
+  if (code == CURLE_SSL_CONNECT_ERROR) {
+    return make_error("no TLS connection could be made to " + endpoint + " (" + detail +
+                      "); check that it serves HTTPS there (yarn.http.policy, dfs.http.policy and the "
+                      "*.https.address ports)");
+  }
+  if (verify == X509_V_ERR_CERT_HAS_EXPIRED) {
+    return make_error("the certificate of " + endpoint +
+                      " has expired; whoever runs that server must renew it (or this machine's clock is wrong)");
+  }
+  if (verify == X509_V_ERR_CERT_NOT_YET_VALID) {
+    return make_error("the certificate of " + endpoint +
+                      " is not valid yet; check this machine's clock, or whoever runs that server must fix the "
+                      "certificate's dates");
+  }
+  if (detail.find("host name") != std::string::npos || detail.find("hostname") != std::string::npos ||
+      verify == X509_V_ERR_HOSTNAME_MISMATCH || verify == X509_V_ERR_IP_ADDRESS_MISMATCH) {
+    const auto authority = endpoint.substr(endpoint.find("://") + 3);
+    const auto host = authority.substr(0, authority.rfind(':'));
+    return make_error("the certificate of " + endpoint + " is not made out to " + host +
+                      "; reach the server by a name its certificate holds, or have the certificate reissued for " +
+                      host);
+  }
+  return make_error("the certificate of " + endpoint + " is not signed by a CA in " + trusted +
+                    "; add the cluster's CA certificate to the truststore that ssl.client.truststore.location in "
+                    "ssl-client.xml names (" +
+                    detail + ")");
+}
+
 Result<Response> perform(const Request& request) {
   initialize_once();
   std::unique_ptr<CURL, EasyDeleter> handle(curl_easy_init());
@@ -236,7 +270,19 @@ Result<Response> perform(const Request& request) {
       curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
     }
   }
+  if (request.trust && !request.trust->ca_pem.empty()) {
+    curl_blob authorities{const_cast<char*>(request.trust->ca_pem.data()), request.trust->ca_pem.size(),
+                          CURL_BLOB_NOCOPY};
+    curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &authorities);
+  }
+  char curl_message[CURL_ERROR_SIZE] = "";
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_message);
   const CURLcode code = curl_easy_perform(curl);
+  if (code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CONNECT_ERROR) {
+    long verify = 0;
+    curl_easy_getinfo(curl, CURLINFO_SSL_VERIFYRESULT, &verify);
+    return certificate_error(origin(request.url), code, verify, curl_message, request.trust);
+  }
   if (code != CURLE_OK && !(transfer.stopped_by_writer && code == CURLE_WRITE_ERROR)) {
     return make_error(request.method + " " + redact_token_parameters(request.url) +
                       " failed: " + curl_easy_strerror(code));

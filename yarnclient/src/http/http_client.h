@@ -11,8 +11,11 @@
 #include <vector>
 
 #include "spindle/core/result.h"
+#include "spindle/yarn/web_tls.h"
 
 namespace spindle::yarn::http {
+
+using spindle::yarn::WebTrust;
 
 // The signed hadoop.auth cookies Hadoop web servers set once SPNEGO
 // succeeded, by origin (scheme://host:port). Sending one back spares a
@@ -47,6 +50,9 @@ struct Request {
   // Kerberos ticket cache. Off for token-only requests (`delegation=`).
   bool negotiate = false;
   AuthCookies* cookies = nullptr;  // where hadoop.auth cookies are kept and sent from
+  // For https:// URLs: whom to trust (ssl-client.xml); null: the system's
+  // CAs. The server's name is always checked against its certificate.
+  const WebTrust* trust = nullptr;
 };
 
 struct Response {

@@ -14,7 +14,7 @@
 namespace spindle::yarn {
 
 // The ResourceManager services a client can reach, each with its own address key.
-enum class RmService { client, scheduler, admin, webapp, resource_tracker };
+enum class RmService { client, scheduler, admin, webapp, webapp_https, resource_tracker };
 
 // Hadoop's layered key/value configuration, read from the XML files of a
 // HADOOP_CONF_DIR. Later files override earlier ones unless a key was marked

@@ -10,6 +10,7 @@
 #include "spindle/core/result.h"
 #include "spindle/yarn/hadoop_configuration.h"
 #include "spindle/yarn/token.h"
+#include "spindle/yarn/web_tls.h"
 
 namespace spindle::yarn {
 
@@ -30,6 +31,12 @@ class ResourceManagerRest {
  public:
   struct Options {
     std::vector<std::string> web_addresses;  // host:port of each ResourceManager's web server (HA: all)
+    // yarn.http.policy=HTTPS_ONLY: https:// to the ResourceManagers (their
+    // https addresses) and the NodeManagers, trusting `trust`.
+    bool https = false;
+    std::shared_ptr<const WebTrust> trust;
+    // A truststore that could not be read: every request fails with this.
+    std::string configuration_problem;
     std::string user;
     // hadoop.security.authentication=kerberos: no user.name; SPNEGO from the
     // ticket cache (a server's challenge is answered either way).
@@ -39,6 +46,7 @@ class ResourceManagerRest {
   };
 
   explicit ResourceManagerRest(Options options);
+  // An unreadable truststore makes every request fail with its sentence.
   static ResourceManagerRest from_configuration(const HadoopConfiguration& configuration);
 
   Result<nlohmann::json> cluster_info();
@@ -71,6 +79,8 @@ class ResourceManagerRest {
   Result<nlohmann::json> get(const std::string& path);
   Result<nlohmann::json> exchange(const std::string& method, const std::string& path, const std::string& body);
   std::string with_user(const std::string& url) const;
+  std::string scheme() const;  // "https://" or "http://"
+
   Result<nlohmann::json> exchange_at(const std::string& address, const std::string& method, const std::string& path,
                                      const std::string& body, bool& unreachable, std::string& problem);
   // The web addresses with the active ResourceManager's first (HA).

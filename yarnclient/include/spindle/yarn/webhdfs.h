@@ -14,6 +14,7 @@
 #include "spindle/core/result.h"
 #include "spindle/yarn/hadoop_configuration.h"
 #include "spindle/yarn/token.h"
+#include "spindle/yarn/web_tls.h"
 
 namespace spindle::yarn {
 
@@ -61,6 +62,10 @@ class WebHdfs {
     // delegation=<url string> instead of user.name and never uses SPNEGO.
     std::optional<Token> delegation;
     std::chrono::milliseconds connect_timeout{20'000};
+    // dfs.http.policy=HTTPS_ONLY (swebhdfs): https:// to the NameNodes'
+    // https addresses and the DataNodes they redirect to, trusting `trust`.
+    bool https = false;
+    std::shared_ptr<const WebTrust> trust;
   };
 
   explicit WebHdfs(Options options);

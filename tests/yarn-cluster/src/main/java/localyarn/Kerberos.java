@@ -183,6 +183,32 @@ final class Kerberos {
         + "DEFAULT";
   }
 
+  /**
+   * scripts/local-yarn --tls: the directory holding the keystore and truststore its ssl-server.xml
+   * and ssl-client.xml (on this JVM's classpath) name; null without TLS.
+   */
+  static boolean tls() {
+    return System.getenv("SPINDLE_TLS_DIR") != null;
+  }
+
+  /** With --tls: every web server of HDFS and YARN on HTTPS alone, on ports picked at start. */
+  static Map<String, String> tlsServerSettings() {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("yarn.http.policy", "HTTPS_ONLY");
+    s.put("dfs.http.policy", "HTTPS_ONLY");
+    s.put("dfs.namenode.https-address", HOST + ":0");
+    s.put("dfs.datanode.https.address", HOST + ":0");
+    s.put("hadoop.ssl.require.client.cert", "false");
+    s.put("dfs.client.https.need-auth", "false");
+    s.put("hadoop.ssl.server.conf", "ssl-server.xml");
+    s.put("hadoop.ssl.client.conf", "ssl-client.xml");
+    // An HTTPS-only DataNode on unprivileged ports authenticates its block transfers with SASL;
+    // every client of this JVM reads the same setting from the classpath's hdfs-site.xml
+    // (scripts/local-yarn writes it), so that none skips the handshake.
+    s.put("dfs.data.transfer.protection", "authentication");
+    return s;
+  }
+
   /** Settings every daemon and client shares (core-site). */
   static Map<String, String> coreSettings() {
     Map<String, String> s = new LinkedHashMap<>();
@@ -206,6 +232,9 @@ final class Kerberos {
     s.put("dfs.web.authentication.kerberos.principal", principal("HTTP"));
     s.put("dfs.web.authentication.kerberos.keytab", keytab("HTTP").getPath());
     s.put("dfs.http.policy", "HTTP_ONLY");
+    if (tls()) {
+      s.putAll(tlsServerSettings());
+    }
     s.putAll(httpAuthSettings());
     // A secure DataNode wants ports below 1024 (root) or SASL on its data transfers plus HTTPS.
     // Hadoop's switch for tests lets it run on ordinary ports without either; block access
@@ -248,6 +277,9 @@ final class Kerberos {
     s.put("yarn.nodemanager.webapp.spnego-principal", principal("HTTP"));
     s.put("yarn.nodemanager.webapp.spnego-keytab-file", keytab("HTTP").getPath());
     s.putAll(httpAuthSettings());
+    if (tls()) {
+      s.putAll(tlsServerSettings());
+    }
     s.put("hadoop.http.filter.initializers",
         "org.apache.hadoop.security.AuthenticationFilterInitializer");
     // HDFS clients of the RM (token renewal) and the NMs (log aggregation).

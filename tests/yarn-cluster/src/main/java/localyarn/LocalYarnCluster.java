@@ -277,8 +277,10 @@ public final class LocalYarnCluster {
     System.out.flush();
   }
 
+  /** The NameNode's web address: its HTTPS one when it serves HTTPS alone (--tls). */
   private String httpAddress(NameNode nn) {
-    return advertised(nn.getHttpAddress().getHostString()) + ":" + nn.getHttpAddress().getPort();
+    java.net.InetSocketAddress address = nn.getHttpAddress() != null ? nn.getHttpAddress() : nn.getHttpsAddress();
+    return advertised(address.getHostString()) + ":" + address.getPort();
   }
 
   /**
@@ -669,6 +671,9 @@ public final class LocalYarnCluster {
       for (String key : RM_ADDRESS_KEYS) {
         conf.set(key, freeAddress());
       }
+      if (kerberos != null && Kerberos.tls()) {
+        conf.set("yarn.resourcemanager.webapp.https.address", freeAddress());
+      }
     }
     if (faults) {
       // The NodeManagers talk to the RM by RPC, not by direct calls to the first RM's objects,
@@ -748,6 +753,11 @@ public final class LocalYarnCluster {
     hdfs.set("dfs.replication", masterHost != null ? "2" : "1");
     if (kerberos != null) {
       Kerberos.hdfsClientSettings().forEach(hdfs::set);
+      if (Kerberos.tls()) {
+        hdfs.set("dfs.http.policy", "HTTPS_ONLY");
+        hdfs.set("dfs.data.transfer.protection", "authentication");
+        hdfs.set("dfs.namenode.https-address", dfsConf.get("dfs.namenode.https-address"));
+      }
     }
     write(hdfs, "hdfs-site.xml");
 
@@ -756,6 +766,11 @@ public final class LocalYarnCluster {
     site.set("yarn.resourcemanager.hostname", advertised(MiniYARNCluster.getHostname()));
     if (kerberos != null) {
       Kerberos.yarnClientSettings().forEach(site::set);
+      if (Kerberos.tls()) {
+        site.set("yarn.http.policy", "HTTPS_ONLY");
+        site.set("yarn.resourcemanager.webapp.https.address",
+            rmConf.get("yarn.resourcemanager.webapp.https.address"));
+      }
     }
     if (ha) {
       for (String id : RM_IDS) {
