@@ -19,6 +19,7 @@
 #include "spindle/yarn/resource_manager_rest.h"
 #include "spindle/yarn/token_service.h"
 #include "spindle/yarn/token_url_string.h"
+#include "spindle/yarn/web_tls.h"
 #include "spindle/yarn/webhdfs.h"
 
 namespace spindle::yarn {
@@ -79,7 +80,9 @@ TEST_F(SecureHttp, RestApiWithoutATicketSaysToRunKinit) {
   auto info = ResourceManagerRest::from_configuration(configuration_).cluster_info();
   ASSERT_FALSE(info.ok());
   EXPECT_EQ(info.error().kind, Error::Kind::authentication);
-  EXPECT_TRUE(info.error().message.starts_with("no valid Kerberos ticket for http://")) << info.error().message;
+  // https:// when the cluster serves HTTPS alone (scripts/local-yarn --tls).
+  const std::string scheme = https_only(configuration_, WebService::yarn) ? "https://" : "http://";
+  EXPECT_TRUE(info.error().message.starts_with("no valid Kerberos ticket for " + scheme)) << info.error().message;
   EXPECT_NE(info.error().message.find("run kinit"), std::string::npos) << info.error().message;
 }
 

@@ -12,8 +12,10 @@ import base64
 import glob
 import json
 import os
+import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -39,6 +41,19 @@ READY = ready_line()
 KERBEROS_DIR = os.path.dirname(READY["user_keytab"])
 
 
+def cluster_has_tls():
+    """Whether the cluster serves HTTPS alone (scripts/local-yarn --tls)."""
+    try:
+        with open(os.path.join(CLUSTER, "tls")) as tls:
+            return tls.read().strip() == "true"
+    except FileNotFoundError:
+        return False
+
+
+TLS = cluster_has_tls()
+CA_FILE = os.path.join(CLUSTER, "tls-files", "ca.pem")
+
+
 def kinit(principal, keytab, cache):
     done = subprocess.run(["kinit", "-kt", keytab, principal], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "KRB5_CONFIG": READY["krb5_conf"], "KRB5CCNAME": "FILE:" + cache})
@@ -54,8 +69,9 @@ def webhdfs_list(path, cache):
     """A WebHDFS listing through SPNEGO, as curl does it with the user's ticket.
     A path that does not exist has nothing in it; every other failure (a refused
     login above all) raises, as it says nothing about what is there."""
-    done = subprocess.run(["curl", "-s", "--negotiate", "-u", ":", "-w", "\n%{http_code}",
-                           f"http://{READY['webhdfs']}/webhdfs/v1{path}?op=LISTSTATUS"],
+    scheme, trust = ("https", ["--cacert", CA_FILE]) if TLS else ("http", [])
+    done = subprocess.run(["curl", "-s", *trust, "--negotiate", "-u", ":", "-w", "\n%{http_code}",
+                           f"{scheme}://{READY['webhdfs']}/webhdfs/v1{path}?op=LISTSTATUS"],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "KRB5_CONFIG": READY["krb5_conf"], "KRB5CCNAME": "FILE:" + cache})
     body, _, status = done.stdout.rpartition("\n")
@@ -370,3 +386,92 @@ class SecureJobs(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Certificates(unittest.TestCase):
+    """Web servers whose certificates the client must refuse, each with its own sentence: a TLS
+    server (openssl s_server) stands in for the ResourceManager's web server in a copy of the
+    cluster's client configuration; RPC still goes to the real ResourceManager."""
+
+    def setUp(self):
+        if not TLS:
+            self.fail("these tests need the cluster's TLS (scripts/local-yarn --secure --tls)")
+        self.directory = tempfile.mkdtemp(prefix="spindle-tls-test-")
+        self.cache = os.path.join(self.directory, "root.ccache")
+        kinit(READY["user_principal"], READY["user_keytab"], self.cache)
+        self.conf = os.path.join(self.directory, "conf")
+        shutil.copytree(os.path.join(CLUSTER, "conf"), self.conf)
+        self.server = None
+
+    def tearDown(self):
+        if self.server:
+            self.server.terminate()
+            self.server.wait(timeout=30)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def serve(self, certificate, key, host="127.0.0.1"):
+        """An HTTPS server with that certificate, named as the ResourceManager's web address."""
+        port = free_port()
+        files = os.path.join(CLUSTER, "tls-files")
+        self.server = subprocess.Popen(["openssl", "s_server", "-quiet", "-www", "-accept", f"{host}:{port}",
+                                        "-cert", os.path.join(files, certificate), "-key", os.path.join(files, key)],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex((host, port)) == 0:
+                    break
+            time.sleep(0.1)
+        site = os.path.join(self.conf, "yarn-site.xml")
+        with open(site) as f:
+            text = f.read()
+        text = re.sub(r"(<name>yarn\.resourcemanager\.webapp\.https\.address</name><value>)[^<]*(</value>)",
+                      rf"\g<1>{host}:{port}\g<2>", text)
+        with open(site, "w") as f:
+            f.write(text)
+        return f"https://{host}:{port}"
+
+    def doctor(self):
+        done = run("doctor", env={"HADOOP_CONF_DIR": self.conf, "KRB5CCNAME": "FILE:" + self.cache}, timeout=300)
+        self.assertNotEqual(done.returncode, 0, done.stdout)
+        return done.stdout + done.stderr
+
+    def test_a_certificate_of_another_ca_is_refused_naming_the_endpoint(self):
+        endpoint = self.serve("untrusted.pem", "untrusted.key")
+        said = self.doctor()
+        self.assertIn(f"the certificate of {endpoint} is not signed by a CA in the truststore "
+                      f"{os.path.join(CLUSTER, 'tls-files', 'truststore.p12')}", said)
+        self.assertIn("add the cluster's CA certificate to the truststore", said)
+
+    def test_an_expired_certificate_is_refused(self):
+        endpoint = self.serve("expired.pem", "expired.key")
+        self.assertIn(f"the certificate of {endpoint} has expired; whoever runs that server must renew it",
+                      self.doctor())
+
+    def test_a_certificate_for_another_name_is_refused(self):
+        # The cluster's own certificate, made out to localhost and 127.0.0.1, reached as 127.0.0.2.
+        endpoint = self.serve("server.pem", "server.key", host="127.0.0.2")
+        self.assertIn(f"the certificate of {endpoint} is not made out to 127.0.0.2", self.doctor())
+
+    def test_a_java_keystore_gets_the_command_that_converts_it(self):
+        jks = os.path.join(self.directory, "truststore.jks")
+        keytool = os.path.join(os.path.dirname(os.path.realpath(shutil.which("java"))), "keytool")
+        subprocess.run([keytool, "-importcert", "-noprompt", "-alias", "ca", "-storetype", "JKS",
+                        "-file", os.path.join(CLUSTER, "tls-files", "ca.pem"), "-keystore", jks,
+                        "-storepass", "changeit"], check=True, capture_output=True)
+        client = os.path.join(self.conf, "ssl-client.xml")
+        with open(client) as f:
+            text = f.read()
+        text = re.sub(r"(<name>ssl\.client\.truststore\.location</name><value>)[^<]*(</value>)", rf"\g<1>{jks}\g<2>",
+                      text)
+        with open(client, "w") as f:
+            f.write(text)
+        said = self.doctor()
+        self.assertIn(f"the truststore {jks} (ssl.client.truststore.location in ssl-client.xml) is a Java KeyStore "
+                      "(JKS), which Spindle does not read; convert it with keytool -importkeystore", said)
