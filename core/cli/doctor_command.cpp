@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/exit_codes.h"
+#include "spindle/client/job_api_transport.h"
 #include "spindle/client/security_tokens.h"
 #include "spindle/core/shell_quote.h"
 #include "spindle/yarn/application_client.h"
@@ -190,6 +191,11 @@ int run_doctor() {
   } else {
     checks.ok("web TLS", "none: the web servers speak plain HTTP (yarn.http.policy and dfs.http.policy)");
   }
+  const auto api_transport = client::job_api_transport(*configuration);
+  checks.ok("job API", std::string(api_transport.tls ? "TLS with a certificate made for each job, pinned by its "
+                                                       "executors and this machine: "
+                                                     : "clear HTTP: ") +
+                           api_transport.reason);
   if (auto rest = yarn::ResourceManagerRest::from_configuration(*configuration).cluster_info(); !rest) {
     checks.fail("ResourceManager web", rest.error().message, exit_cluster_unreachable);
     return checks.exit_code();

@@ -106,6 +106,7 @@ JobApiClient* JobConnection::api() {
   if (!api_ || api_address_ != address) {
     api_ = std::make_unique<JobApiClient>(last_report_->am_host, static_cast<std::uint16_t>(last_report_->am_rpc_port),
                                           record_->secret, std::chrono::seconds(5));
+    if (!record_->api_certificate_sha256.empty()) api_->pin_certificate(record_->api_certificate_sha256);
     api_address_ = address;
   }
   return api_.get();

@@ -30,6 +30,7 @@ Result<void> JobRecords::save(const JobRecord& record) const {
   const nlohmann::json json = {{"application_id", record.application_id},
                                {"name", record.name},
                                {"secret", record.secret},
+                               {"api_certificate_sha256", record.api_certificate_sha256},
                                {"staging", record.staging},
                                {"submitted_ms", record.submitted_ms},
                                {"final_status", record.final_status_json}};
@@ -64,6 +65,7 @@ Result<JobRecord> JobRecords::load(const std::string& application_id) const {
     record.application_id = json.value("application_id", application_id);
     record.name = json.value("name", std::string());
     record.secret = json.value("secret", std::string());
+    record.api_certificate_sha256 = json.value("api_certificate_sha256", std::string());
     record.staging = json.value("staging", std::string());
     record.submitted_ms = json.value("submitted_ms", std::int64_t{0});
     record.final_status_json = json.value("final_status", std::string());

@@ -1,5 +1,8 @@
 #include "spindle/client/submit.h"
 
+#include "spindle/client/job_api_transport.h"
+#include "spindle/core/job_certificate.h"
+
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -291,6 +294,16 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   request.am.commands = {"./spindle-container master 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
   yarn::Credentials credentials = std::move(*tokens);
   credentials.secrets["spindle.job.secret"] = *secret;
+  // On an encrypted cluster the job's API speaks TLS with a certificate made
+  // here for this job; its key goes only to the master, its pin to the record.
+  std::string api_pin;
+  if (job_api_transport(configuration).tls) {
+    auto certificate = make_job_certificate(application_id);
+    if (!certificate) return fail(cluster_error(certificate.error().message));
+    credentials.secrets["spindle.job.api.certificate"] = certificate->certificate_pem;
+    credentials.secrets["spindle.job.api.key"] = certificate->key_pem;
+    api_pin = certificate->sha256;
+  }
   request.am.credentials = credentials.serialize();
 
   progress("submitting " + application_id + " to queue " + spec.queue);
@@ -303,6 +316,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   record.application_id = application_id;
   record.name = spec.name;
   record.secret = *secret;
+  record.api_certificate_sha256 = api_pin;
   record.staging = area.location();
   record.submitted_ms = now_ms();
   if (auto saved = JobRecords().save(record); !saved) {

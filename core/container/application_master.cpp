@@ -115,11 +115,14 @@ class ApplicationMaster {
     JobApiOptions api;
     api.secret = context_.secret;
     api.threads = 2;
+    // On an encrypted cluster the client made the job a certificate: the API speaks only TLS.
+    api.tls_certificate_pem = context_.api_certificate_pem;
+    api.tls_key_pem = context_.api_key_pem;
     auto server = JobApiServer::start(rendezvous_, api, &backend_);
     if (!server) return server.error();
     server_ = std::move(*server);
     api_address_ = context_.host + ":" + std::to_string(server_->port());
-    tracking_url_ = "http://" + api_address_ + "/";
+    tracking_url_ = (context_.api_pin.empty() ? "http://" : "https://") + api_address_ + "/";
     auto registration = scheduler.register_master(context_.host, server_->port(), tracking_url_);
     if (!registration) return registration.error();
     maximum_ = registration->maximum;
@@ -379,6 +382,8 @@ class ApplicationMaster {
     launch.files = staged_files_;
     yarn::Credentials credentials;
     credentials.secrets[secret_alias] = context_.secret;
+    // Tasks pin the API's certificate; its key stays here.
+    if (!context_.api_pin.empty()) credentials.secrets[api_pin_alias] = context_.api_pin;
     // Tasks reach HDFS (TensorFlow, TensorBoard) and the ResourceManager with the job's tokens.
     credentials.tokens = context_.delegation_tokens;
     launch.credentials = credentials.serialize();

@@ -1,5 +1,7 @@
 #include "container/container_context.h"
 
+#include "spindle/core/job_certificate.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -57,6 +59,18 @@ Result<ContainerContext> read_container_context() {
                       "); containers of a Spindle job get it from spindle submit");
   }
   context.secret = secret->second;
+  auto secret_named = [&](const char* alias) {
+    const auto found = credentials->secrets.find(alias);
+    return found == credentials->secrets.end() ? std::string() : found->second;
+  };
+  context.api_certificate_pem = secret_named(api_certificate_alias);
+  context.api_key_pem = secret_named(api_key_alias);
+  context.api_pin = secret_named(api_pin_alias);
+  if (context.api_pin.empty() && !context.api_certificate_pem.empty()) {
+    auto pin = certificate_sha256(context.api_certificate_pem);
+    if (!pin) return make_error(token_file + ": " + pin.error().message);
+    context.api_pin = *pin;
+  }
   for (const auto& [alias, token] : credentials->tokens) {
     if (token.kind != "YARN_AM_RM_TOKEN") context.delegation_tokens[alias] = token;
   }

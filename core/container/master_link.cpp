@@ -12,11 +12,18 @@ constexpr auto lookup_interval = std::chrono::seconds(2);
 
 }  // namespace
 
-MasterLink::MasterLink(HostPort api, std::string secret, std::string application_id, std::string user,
+std::unique_ptr<JobApiClient> job_api_client(const HostPort& api, const std::string& secret, const std::string& pin) {
+  auto client = std::make_unique<JobApiClient>(api.host, api.port, secret);
+  if (!pin.empty()) client->pin_certificate(pin);
+  return client;
+}
+
+MasterLink::MasterLink(HostPort api, std::string secret, std::string pin, std::string application_id, std::string user,
                        std::optional<yarn::Token> resource_manager_token)
     : api_(std::move(api)),
       secret_(std::move(secret)),
-      client_(std::make_unique<JobApiClient>(api_.host, api_.port, secret_)),
+      pin_(std::move(pin)),
+      client_(job_api_client(api_, secret_, pin_)),
       locator_(std::move(application_id), std::move(user), std::move(resource_manager_token)) {}
 
 HostPort MasterLink::api() const {
@@ -37,7 +44,7 @@ bool MasterLink::follow(const TaskId& task, const HostPort& address, const std::
   next_lookup_ = now + lookup_interval;
   const auto located = locator_.locate();
   if (!located || *located == api()) return false;
-  auto moved = std::make_unique<JobApiClient>(located->host, located->port, secret_);
+  auto moved = job_api_client(*located, secret_, pin_);
   if (auto registered = moved->register_task(task, address, container, reattachment); !registered) {
     std::cerr << "spindle executor: the application master now at " << located->to_string()
               << " did not take the task back: " << registered.error().message << std::endl;

@@ -16,9 +16,13 @@ namespace spindle::container {
 // A task executor's line to the application master. When the master stops
 // answering, it asks YARN where the next attempt runs and registers there
 // again as a task that kept running, so a restarted master adopts it.
+// A job API client for `api`, speaking TLS pinned to `pin` when it is set.
+std::unique_ptr<JobApiClient> job_api_client(const HostPort& api, const std::string& secret, const std::string& pin);
+
 class MasterLink {
  public:
-  MasterLink(HostPort api, std::string secret, std::string application_id, std::string user,
+  // `pin`: the job API's certificate SHA-256 on an encrypted cluster, else empty.
+  MasterLink(HostPort api, std::string secret, std::string pin, std::string application_id, std::string user,
              std::optional<yarn::Token> resource_manager_token);
 
   // The master's job API now; `generation` changes whenever it moves.
@@ -43,6 +47,7 @@ class MasterLink {
   HostPort api_;
   std::uint64_t generation_ = 0;
   const std::string secret_;
+  const std::string pin_;
   std::unique_ptr<JobApiClient> client_;
   MasterLocator locator_;
   std::optional<Clock::time_point> failing_since_;

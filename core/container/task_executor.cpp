@@ -111,7 +111,8 @@ int run_task_executor(const ExecutorOptions& options) {
   for (const auto& [alias, token] : context->delegation_tokens) {
     if (token.kind == yarn::rm_delegation_kind) resource_manager_token = token;
   }
-  MasterLink link(*api, context->secret, context->application_id, context->user, std::move(resource_manager_token));
+  MasterLink link(*api, context->secret, context->api_pin, context->application_id, context->user,
+                  std::move(resource_manager_token));
   // What a later application master attempt is told when this task reattaches.
   Reattachment standing;
   standing.present = true;
@@ -200,13 +201,13 @@ int run_task_executor(const ExecutorOptions& options) {
 
   // Follows newer cluster versions (a peer restarted elsewhere) on its own
   // connection, to wherever the master is now.
-  std::thread([&link, secret = context->secret, &seen_version] {
+  std::thread([&link, secret = context->secret, pin = context->api_pin, &seen_version] {
     std::uint64_t generation = link.generation();
-    auto watcher = std::make_unique<JobApiClient>(link.api().host, link.api().port, secret);
+    auto watcher = job_api_client(link.api(), secret, pin);
     while (true) {
       if (link.generation() != generation) {
         generation = link.generation();
-        watcher = std::make_unique<JobApiClient>(link.api().host, link.api().port, secret);
+        watcher = job_api_client(link.api(), secret, pin);
       }
       auto answer = watcher->cluster_after(seen_version, std::chrono::seconds(30));
       if (!answer) {

@@ -9,13 +9,17 @@ SPINDLE_LOCAL_YARN_DIR (the secure cluster), HADOOP_CONF_DIR,
 SPINDLE_STATE_DIR and SPINDLE_DATA_DIR set."""
 
 import base64
+import functools
 import glob
+import hashlib
+import http.client as http_client
 import json
 import os
 import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -140,7 +144,26 @@ def am_api_address(application, env):
     return None
 
 
-def http(method, url, secret=None, body=None):
+def http(method, url, secret=None, body=None, pin=None):
+    """An exchange with the job API or a page; over https:// the server's certificate must have
+    the SHA-256 `pin`, as Spindle's own clients check it."""
+    if url.startswith("https://"):
+        authority, _, path = url[len("https://"):].partition("/")
+        host, _, port = authority.rpartition(":")
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        connection = http_client.HTTPSConnection(host, int(port), context=context, timeout=30)
+        try:
+            connection.connect()
+            presented = hashlib.sha256(connection.sock.getpeercert(binary_form=True)).hexdigest()
+            assert presented == pin, f"the job API presented certificate {presented}, not the job's {pin}"
+            headers = {"X-Spindle-Secret": secret} if secret is not None else {}
+            connection.request(method, "/" + path, body=body, headers=headers)
+            answer = connection.getresponse()
+            return answer.status, answer.read()
+        finally:
+            connection.close()
     request = urllib.request.Request(url, data=body.encode() if body else None, method=method)
     if secret is not None:
         request.add_header("X-Spindle-Secret", secret)
@@ -256,26 +279,44 @@ class SecureJobs(unittest.TestCase):
         for kind in ("HDFS_DELEGATION_TOKEN", "RM_DELEGATION_TOKEN", "spindle.job.secret"):
             self.assertIn(kind, secrets, f"{kind} is not in the containers' credentials")
         with open(glob.glob(os.path.join(STATE_DIR, "**", application + ".json"), recursive=True)[0]) as record:
-            job_secret = json.load(record)["secret"]
+            saved = json.load(record)
+        job_secret = saved["secret"]
+        pin = saved.get("api_certificate_sha256", "")
         self.assertIn(job_secret.encode(), secrets["spindle.job.secret"])
+        if TLS:
+            # An encrypted cluster: the job API speaks TLS with the job's own certificate, whose
+            # key only the master's credentials hold; the tasks get its pin.
+            self.assertRegex(pin, "^[0-9a-f]{64}$")
+            self.assertEqual(secrets.get("spindle.job.api.sha256"), {pin.encode()})
+            holding_key = [path for path in token_files
+                           if "spindle.job.api.key" in dict(token_passwords(path))]
+            self.assertEqual(len(holding_key), 1, "only the master's credentials hold the API's key")
 
         api = am_api_address(application, self.env)
         self.assertIsNotNone(api)
-        base = f"http://{api}"
-        before = json.loads(http("GET", base + "/v1/status", job_secret)[1])
+        base = f"https://{api}" if TLS else f"http://{api}"
+        if TLS:
+            # Clear HTTP gets no answer at all.
+            with self.assertRaises((http_client.HTTPException, ConnectionError, OSError)):
+                host, _, port = api.rpartition(":")
+                plain = http_client.HTTPConnection(host, int(port), timeout=10)
+                plain.request("GET", "/v1/status", headers={"X-Spindle-Secret": job_secret})
+                plain.getresponse()
+        call = functools.partial(http, pin=pin)
+        before = json.loads(call("GET", base + "/v1/status", job_secret)[1])
         chief = next(t for t in before["tasks"] if t["task"] == "chief:0")
         for secret in (None, "", "0" * 64, job_secret[:-1] + ("0" if job_secret[-1] != "0" else "1")):
-            self.assertEqual(http("GET", base + "/v1/status", secret)[0], 401)
-            self.assertEqual(http("GET", base + "/v1/cluster?after=0", secret)[0], 401)
+            self.assertEqual(call("GET", base + "/v1/status", secret)[0], 401)
+            self.assertEqual(call("GET", base + "/v1/cluster?after=0", secret)[0], 401)
             stolen = json.dumps({"host": "attacker.example", "port": 1, "container": chief["container"]})
-            self.assertEqual(http("PUT", base + "/v1/tasks/chief/0", secret, stolen)[0], 401)
+            self.assertEqual(call("PUT", base + "/v1/tasks/chief/0", secret, stolen)[0], 401)
             ended = json.dumps({"container": chief["container"], "exit_code": 1, "description": "forged"})
-            self.assertEqual(http("POST", base + "/v1/tasks/chief/0/result", secret, ended)[0], 401)
-        after = json.loads(http("GET", base + "/v1/status", job_secret)[1])
+            self.assertEqual(call("POST", base + "/v1/tasks/chief/0/result", secret, ended)[0], 401)
+        after = json.loads(call("GET", base + "/v1/status", job_secret)[1])
         chief_after = next(t for t in after["tasks"] if t["task"] == "chief:0")
         self.assertEqual(chief_after["address"], chief["address"])
         self.assertEqual(chief_after["phase"], "running")
-        page_status, page = http("GET", base + "/")
+        page_status, page = call("GET", base + "/")
         self.assertEqual(page_status, 200)
 
         watched = run("watch", application, env=self.env, timeout=900)

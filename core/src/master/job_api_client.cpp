@@ -3,7 +3,11 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <nlohmann/json.hpp>
+
+#include <array>
+#include <optional>
 
 #include "net/asio_endpoints.h"
 #include "spindle/core/gzip.h"
@@ -15,6 +19,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
+namespace ssl = net::ssl;
 
 std::string message_of(const std::string& body, int status) {
   const auto parsed = nlohmann::json::parse(body, nullptr, false);
@@ -30,7 +35,36 @@ struct JobApiClient::Connection {
   net::io_context io;
   beast::tcp_stream stream{io};
   beast::flat_buffer buffer;
+  // With a pinned certificate: TLS over `stream`.
+  std::optional<ssl::context> context;
+  std::optional<beast::ssl_stream<beast::tcp_stream&>> tls;
 };
+
+namespace {
+
+// The SHA-256 of the certificate the server presented, lower-case hex.
+std::string peer_sha256(SSL* connection) {
+  X509* certificate = SSL_get1_peer_certificate(connection);
+  if (!certificate) return {};
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  X509_digest(certificate, EVP_sha256(), digest.data(), &length);
+  X509_free(certificate);
+  constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out.push_back(hex[digest[i] >> 4]);
+    out.push_back(hex[digest[i] & 0x0F]);
+  }
+  return out;
+}
+
+}  // namespace
+
+void JobApiClient::pin_certificate(std::string sha256) {
+  pinned_sha256_ = std::move(sha256);
+  connection_.reset();
+}
 
 JobApiClient::JobApiClient(std::string host, std::uint16_t port, std::string secret, std::chrono::milliseconds timeout)
     : host_(std::move(host)), port_(port), secret_(std::move(secret)), timeout_(timeout) {}
@@ -53,6 +87,23 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
       fresh->stream.expires_after(timeout_);
       fresh->stream.connect(endpoints_of(*addresses), ec);
       if (ec) return make_error("cannot reach " + where + ": " + ec.message());
+      if (!pinned_sha256_.empty()) {
+        // The job's certificate is self-signed: the pin, not a CA, says it is the job's.
+        fresh->context.emplace(ssl::context::tls_client);
+        fresh->context->set_verify_mode(ssl::verify_none);
+        fresh->tls.emplace(fresh->stream, *fresh->context);
+        fresh->tls->handshake(ssl::stream_base::client, ec);
+        if (ec) {
+          return make_error("no TLS connection could be made to " + where + " (" + ec.message() +
+                            "); the job's API speaks TLS on an encrypted cluster");
+        }
+        const auto presented = peer_sha256(fresh->tls->native_handle());
+        if (presented != pinned_sha256_) {
+          return make_error(where + " presented a certificate other than the job's (SHA-256 " +
+                            presented.substr(0, 16) + "..., the job's is " + pinned_sha256_.substr(0, 16) +
+                            "...); nothing was sent: something between here and the master may be posing as it");
+        }
+      }
       connection_ = std::move(fresh);
     }
     const auto verb = method == "PUT" ? http::verb::put : method == "POST" ? http::verb::post : http::verb::get;
@@ -67,9 +118,16 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
     }
     request.prepare_payload();
     connection_->stream.expires_after(timeout);
-    http::write(connection_->stream, request, ec);
     http::response<http::string_body> response;
-    if (!ec) http::read(connection_->stream, connection_->buffer, response, ec);
+    auto write_and_read = [&](auto& stream) {
+      http::write(stream, request, ec);
+      if (!ec) http::read(stream, connection_->buffer, response, ec);
+    };
+    if (connection_->tls) {
+      write_and_read(*connection_->tls);
+    } else {
+      write_and_read(connection_->stream);
+    }
     if (ec) {
       connection_.reset();
       if (attempt == 0 && ec != beast::error::timeout) continue;

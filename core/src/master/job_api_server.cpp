@@ -6,6 +6,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -21,6 +22,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
+namespace ssl = net::ssl;
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
@@ -132,14 +134,74 @@ struct SharedBody {
   };
 };
 
+// A connection in clear or in TLS, as one stream for Beast's reads and writes.
+class ApiStream {
+ public:
+  using executor_type = beast::tcp_stream::executor_type;
+
+  ApiStream(tcp::socket socket, ssl::context* tls) : plain_(std::move(socket)) {
+    if (tls) tls_.emplace(plain_, *tls);
+  }
+
+  executor_type get_executor() { return plain_.get_executor(); }
+  bool tls() const { return tls_.has_value(); }
+
+  template <typename Buffers, typename Handler>
+  void async_read_some(const Buffers& buffers, Handler&& handler) {
+    if (tls_) {
+      tls_->async_read_some(buffers, std::forward<Handler>(handler));
+    } else {
+      plain_.async_read_some(buffers, std::forward<Handler>(handler));
+    }
+  }
+  template <typename Buffers, typename Handler>
+  void async_write_some(const Buffers& buffers, Handler&& handler) {
+    if (tls_) {
+      tls_->async_write_some(buffers, std::forward<Handler>(handler));
+    } else {
+      plain_.async_write_some(buffers, std::forward<Handler>(handler));
+    }
+  }
+  template <typename Handler>
+  void async_handshake(Handler&& handler) {
+    tls_->async_handshake(ssl::stream_base::server, std::forward<Handler>(handler));
+  }
+
+  void expires_after(std::chrono::steady_clock::duration after) { plain_.expires_after(after); }
+  void expires_never() { plain_.expires_never(); }
+  void close() {
+    beast::error_code ignored;
+    plain_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  }
+
+ private:
+  beast::tcp_stream plain_;
+  std::optional<beast::ssl_stream<beast::tcp_stream&>> tls_;
+};
+
 class Server;
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, Server& server)
-      : stream_(std::move(socket)), server_(server), poll_timer_(stream_.get_executor()) {}
+  Session(tcp::socket socket, ssl::context* tls, Server& server)
+      : stream_(std::move(socket), tls), server_(server), poll_timer_(stream_.get_executor()) {}
   void run() {
-    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (!self->stream_.tls()) {
+        self->read();
+        return;
+      }
+      // A client that speaks clear HTTP, or another certificate's idea of
+      // TLS, fails here and is never answered.
+      self->stream_.expires_after(std::chrono::seconds(30));
+      self->stream_.async_handshake([self](beast::error_code ec) {
+        if (ec) {
+          self->stream_.close();
+          return;
+        }
+        self->read();
+      });
+    });
   }
 
  private:
@@ -166,7 +228,7 @@ class Session : public std::enable_shared_from_this<Session> {
   template <typename Message>
   void send(std::shared_ptr<Message> response);
 
-  beast::tcp_stream stream_;
+  ApiStream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Server& server_;
@@ -181,6 +243,14 @@ class Server final : public JobApiServer {
 
   Result<void> listen() {
     beast::error_code ec;
+    if (!options_.tls_certificate_pem.empty() || !options_.tls_key_pem.empty()) {
+      tls_.emplace(ssl::context::tls_server);
+      tls_->set_options(ssl::context::no_sslv2 | ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
+                        ssl::context::no_tlsv1_1);
+      tls_->use_certificate_chain(net::buffer(options_.tls_certificate_pem), ec);
+      if (!ec) tls_->use_private_key(net::buffer(options_.tls_key_pem), ssl::context::pem, ec);
+      if (ec) return make_error("the job API's certificate or key cannot be used: " + ec.message());
+    }
     const auto address = net::ip::make_address(options_.bind_address, ec);
     if (ec) return make_error("\"" + options_.bind_address + "\" is not an address to listen on");
     const tcp::endpoint endpoint(address, options_.port);
@@ -219,7 +289,7 @@ class Server final : public JobApiServer {
     acceptor_.async_accept(net::make_strand(io_), [this](beast::error_code ec, tcp::socket socket) {
       if (ec == net::error::operation_aborted) return;
       if (!ec) {
-        std::make_shared<Session>(std::move(socket), *this)->run();
+        std::make_shared<Session>(std::move(socket), tls_ ? &*tls_ : nullptr, *this)->run();
         accept();
         return;
       }
@@ -236,6 +306,7 @@ class Server final : public JobApiServer {
   JobApiBackend* backend_;
   net::io_context io_;
   tcp::acceptor acceptor_;
+  std::optional<ssl::context> tls_;
   net::steady_timer accept_pause_{io_};
   std::vector<std::thread> threads_;
   std::uint16_t port_ = 0;
@@ -256,8 +327,7 @@ void Session::read() {
 void Session::on_read(beast::error_code ec) {
   if (ec == http::error::end_of_stream || ec == net::error::operation_aborted || ec == beast::error::timeout ||
       ec == net::error::connection_reset || ec == net::error::eof) {
-    beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.close();
     return;
   }
   if (ec == http::error::body_limit) {
@@ -561,8 +631,7 @@ template <typename Message>
 void Session::send(std::shared_ptr<Message> response) {
   http::async_write(stream_, *response, [self = shared_from_this(), response](beast::error_code ec, std::size_t) {
     if (ec || !response->keep_alive()) {
-      beast::error_code ignored;
-      self->stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+      self->stream_.close();
       return;
     }
     self->read();

@@ -11,6 +11,7 @@
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/job_api_server.h"
+#include "spindle/core/job_certificate.h"
 #include "spindle/core/spec_parser.h"
 
 namespace spindle {
@@ -294,6 +295,86 @@ TEST(JobApiClient, NobodyListening) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("cannot reach the application master's API at 127.0.0.1:9"),
             std::string::npos);
+}
+
+// The job API on an encrypted cluster: TLS with the job's own certificate,
+// which clients pin.
+class JobApiOverTls : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto made = make_job_certificate("application_1_0001");
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    certificate_ = *made;
+    JobApiOptions options;
+    options.bind_address = "127.0.0.1";
+    options.secret = "s3cret";
+    options.tls_certificate_pem = certificate_.certificate_pem;
+    options.tls_key_pem = certificate_.key_pem;
+    auto started = JobApiServer::start(rendezvous_, options);
+    ASSERT_TRUE(started.ok()) << started.error().message;
+    server_ = std::move(*started);
+  }
+  std::unique_ptr<JobApiClient> client(const std::string& pin) {
+    auto api = std::make_unique<JobApiClient>("127.0.0.1", server_->port(), "s3cret", 5s);
+    api->pin_certificate(pin);
+    return api;
+  }
+
+  JobCertificate certificate_;
+  Rendezvous rendezvous_{two_workers()};
+  std::unique_ptr<JobApiServer> server_;
+};
+
+TEST_F(JobApiOverTls, APinnedClientRegistersAndGetsTheCluster) {
+  EXPECT_EQ(certificate_.sha256.size(), 64u);
+  EXPECT_EQ(*certificate_sha256(certificate_.certificate_pem), certificate_.sha256);
+  auto api = client(certificate_.sha256);
+  ASSERT_TRUE(api->register_task({"worker", 0}, {"h0", 2000}, "c0").ok());
+  ASSERT_TRUE(api->register_task({"worker", 1}, {"h1", 2001}, "c1").ok());
+  auto cluster = api->cluster_after(0, 1s);
+  ASSERT_TRUE(cluster.ok()) << cluster.error().message;
+  ASSERT_TRUE(cluster->has_value());
+  EXPECT_EQ((*cluster)->cluster_json, R"({"worker":["h0:2000","h1:2001"]})");
+}
+
+TEST_F(JobApiOverTls, AServerWithAnotherCertificateIsRefusedBeforeAnythingIsSent) {
+  auto other = make_job_certificate("application_1_0002");
+  ASSERT_TRUE(other.ok());
+  auto api = client(other->sha256);
+  auto refused = api->register_task({"worker", 0}, {"h0", 2000}, "c0");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("presented a certificate other than the job's (SHA-256 " +
+                                         certificate_.sha256.substr(0, 16) + "..., the job's is " +
+                                         other->sha256.substr(0, 16)),
+            std::string::npos)
+      << refused.error().message;
+  // Nothing reached the master: worker 0 is still free for another container
+  // (had it been registered, a second container would be a conflict).
+  auto registered = client(certificate_.sha256)->register_task({"worker", 0}, {"h9", 2009}, "c9");
+  EXPECT_TRUE(registered.ok()) << registered.error().message;
+}
+
+TEST_F(JobApiOverTls, ClearHttpIsNeverAnswered) {
+  JobApiClient plain("127.0.0.1", server_->port(), "s3cret", 2s);
+  auto refused = plain.register_task({"worker", 0}, {"h0", 2000}, "c0");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("did not answer"), std::string::npos) << refused.error().message;
+}
+
+TEST(JobApiClientTls, APinnedClientRefusesAServerWithoutTls) {
+  Rendezvous rendezvous{two_workers()};
+  JobApiOptions options;
+  options.bind_address = "127.0.0.1";
+  options.secret = "s3cret";
+  auto server = JobApiServer::start(rendezvous, options);
+  ASSERT_TRUE(server.ok());
+  JobApiClient api("127.0.0.1", (*server)->port(), "s3cret", 2s);
+  api.pin_certificate(std::string(64, 'a'));
+  auto refused = api.register_task({"worker", 0}, {"h0", 2000}, "c0");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("no TLS connection could be made to the application master's API"),
+            std::string::npos)
+      << refused.error().message;
 }
 
 }  // namespace

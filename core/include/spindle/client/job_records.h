@@ -17,6 +17,9 @@ struct JobRecord {
   std::string application_id;
   std::string name;
   std::string secret;
+  // On an encrypted cluster, the SHA-256 of the job API's certificate, which
+  // this machine's connections pin; empty: the API speaks clear HTTP.
+  std::string api_certificate_sha256;
   std::string staging;  // where the job's files were staged
   std::int64_t submitted_ms = 0;
   std::string final_status_json;  // the last status seen, once the job ended

@@ -48,6 +48,10 @@ class JobApiClient {
 
   std::string address() const { return host_ + ":" + std::to_string(port_); }
 
+  // From now on, speak TLS and accept only the server whose certificate has
+  // this SHA-256 (the job's, see job_certificate.h); empty: clear HTTP.
+  void pin_certificate(std::string sha256);
+
  private:
   struct Connection;
   struct Answer {
@@ -63,6 +67,7 @@ class JobApiClient {
   std::uint16_t port_;
   std::string secret_;
   std::chrono::milliseconds timeout_;
+  std::string pinned_sha256_;
   std::unique_ptr<Connection> connection_;
 };
 

@@ -18,6 +18,10 @@ struct JobApiOptions {
   std::size_t max_request_bytes = 64 * 1024;
   std::chrono::milliseconds longest_wait{60'000};  // cap on a long poll
   int threads = 1;
+  // The job's certificate and key (PEM): with both, the API speaks only
+  // TLS, and a client that does not is never answered.
+  std::string tls_certificate_pem;
+  std::string tls_key_pem;
 };
 
 // What a task executor reports while its command runs.
