@@ -366,6 +366,60 @@ class SecureJobs(unittest.TestCase):
             for path, content in written.items():
                 self.assertNotIn(form, content, f"a secret appears in {path}")
 
+    def test_nothing_of_the_job_crosses_the_network_in_clear(self):
+        """Under RPC privacy and TLS, a job's secret, its tokens' passwords, its cluster spec and
+        what it prints never cross the network in clear: every packet on the loopback during the
+        job (where this cluster's hosts all are) is recorded and searched."""
+        if not TLS or open(os.path.join(CLUSTER, "protection")).read().strip() != "privacy":
+            self.fail("this test needs the cluster at its strictest: scripts/local-yarn --secure --protection privacy --tls")
+        capture = os.path.join(self.directory, "loopback.pcap")
+        dump = subprocess.Popen(["tcpdump", "-i", "lo", "-U", "-s", "0", "-w", capture],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertIn("listening on lo", dump.stderr.readline())
+            output = os.path.join(self.directory, "output")
+            spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)
+            spec["env"]["TRAIN_STEPS"] = "300"
+            submitted = run("submit", "--json", self.write_spec(spec), env=self.env)
+            self.assertEqual(submitted.returncode, 0, submitted.stderr)
+            application = json.loads(submitted.stdout)["application_id"]
+            # A second job prints a string and fails, so that its stderr travels: from its
+            # executor to the master's API, to the ResourceManager's diagnostics and to this
+            # client. The string is computed, so that the spec (staged in HDFS) does not hold it.
+            prefix = "printed-by-the-job-" + base64.b32encode(os.urandom(10)).decode().lower() + "-"
+            marker = prefix + "1337"
+            printer = {"name": "printer", "tasks": {"chief": {"command": f"echo {prefix}$((1000 + 337)) >&2; exit 3"}}}
+            printed = run("submit", "--json", self.write_spec(printer, "printer.json"), env=self.env)
+            self.assertEqual(printed.returncode, 0, printed.stderr)
+            printer_id = json.loads(printed.stdout)["application_id"]
+            self.wait_for_running(application, 3)
+            told = run("watch", printer_id, env=self.env, timeout=600)
+            self.assertIn(marker, told.stdout + told.stderr, "the printed string did not reach the client")
+            token_files = [f for f in glob.glob(os.path.join(CLUSTER, "data", "**", "container_tokens"),
+                                                recursive=True) if application[len("application_"):] in f]
+            passwords = {value for path in token_files for name, value in token_passwords(path)
+                         if name.endswith("TOKEN") or name.startswith("spindle.job.api.key")}
+            watched = run("watch", application, env=self.env, timeout=900)
+            self.assertEqual(watched.returncode, 0, watched.stdout + watched.stderr)
+        finally:
+            dump.send_signal(signal.SIGINT)
+            dump.wait(timeout=30)
+        with open(glob.glob(os.path.join(STATE_DIR, "**", application + ".json"), recursive=True)[0]) as record:
+            job_secret = json.load(record)["secret"]
+        with open(capture, "rb") as recorded:
+            traffic = recorded.read()
+        # The capture saw the job's traffic: RPC connections open with a clear preamble.
+        self.assertIn(b"hrpc", traffic)
+        self.assertGreater(len(traffic), 100_000)
+        self.assertGreater(len(passwords), 2, "the job's tokens were not found")
+        self.assertNotIn(job_secret.encode(), traffic, "the job secret crossed the network in clear")
+        self.assertNotIn(marker.encode(), traffic, "what the job printed crossed the network in clear")
+        self.assertNotIn(b'"chief":["', traffic, "the cluster spec crossed the network as clear JSON")
+        for password in passwords:
+            for form in (password, base64.b64encode(password), password.hex().encode()):
+                if len(form) >= 16:
+                    self.assertNotIn(form, traffic, "a token password or the API's key crossed in clear")
+
     def test_a_restarted_master_adopts_its_tasks_with_tokens_only(self):
         # The executors find the next attempt through the ResourceManager with
         # the job's RM delegation token: nothing in a container holds a ticket.

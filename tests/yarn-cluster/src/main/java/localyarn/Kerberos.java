@@ -191,6 +191,12 @@ final class Kerberos {
     return System.getenv("SPINDLE_TLS_DIR") != null;
   }
 
+  /** The block transfers' SASL level: the strongest RPC level the cluster names. */
+  static String dataTransferProtection() {
+    String levels = System.getenv().getOrDefault("SPINDLE_RPC_PROTECTION", "authentication");
+    return levels.contains("privacy") ? "privacy" : levels.contains("integrity") ? "integrity" : "authentication";
+  }
+
   /** With --tls: every web server of HDFS and YARN on HTTPS alone, on ports picked at start. */
   static Map<String, String> tlsServerSettings() {
     Map<String, String> s = new LinkedHashMap<>();
@@ -202,10 +208,11 @@ final class Kerberos {
     s.put("dfs.client.https.need-auth", "false");
     s.put("hadoop.ssl.server.conf", "ssl-server.xml");
     s.put("hadoop.ssl.client.conf", "ssl-client.xml");
-    // An HTTPS-only DataNode on unprivileged ports authenticates its block transfers with SASL;
-    // every client of this JVM reads the same setting from the classpath's hdfs-site.xml
-    // (scripts/local-yarn writes it), so that none skips the handshake.
-    s.put("dfs.data.transfer.protection", "authentication");
+    // An HTTPS-only DataNode on unprivileged ports protects its block transfers with SASL, at
+    // the cluster's RPC level (privacy encrypts the blocks too); every client of this JVM reads
+    // the same setting from the classpath's hdfs-site.xml (scripts/local-yarn writes it), so
+    // that none skips the handshake.
+    s.put("dfs.data.transfer.protection", dataTransferProtection());
     return s;
   }
 

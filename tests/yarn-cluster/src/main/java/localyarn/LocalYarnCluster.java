@@ -755,7 +755,7 @@ public final class LocalYarnCluster {
       Kerberos.hdfsClientSettings().forEach(hdfs::set);
       if (Kerberos.tls()) {
         hdfs.set("dfs.http.policy", "HTTPS_ONLY");
-        hdfs.set("dfs.data.transfer.protection", "authentication");
+        hdfs.set("dfs.data.transfer.protection", Kerberos.dataTransferProtection());
         hdfs.set("dfs.namenode.https-address", dfsConf.get("dfs.namenode.https-address"));
       }
     }
