@@ -6,14 +6,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "secure_cluster_environment.h"
 #include "spindle/yarn/application_client.h"
+#include "spindle/yarn/transport.h"
 
 namespace spindle::yarn {
 namespace {
@@ -116,6 +119,81 @@ TEST_F(SecureYarn, AClientAllowingLessThanTheClusterIsToldWhatToSet) {
                                             "hadoop.rpc.protection in core-site.xml to what the cluster uses"),
             std::string::npos)
       << protection.error().message;
+}
+
+// A transport to the real ResourceManager that, once armed, changes one byte
+// of the next answer on its way in: someone on the path.
+struct Tampering {
+  std::atomic<bool> armed = false;
+  std::atomic<int> connections = 0;
+};
+
+class TamperingTransport final : public Transport {
+ public:
+  TamperingTransport(std::unique_ptr<Transport> inner, std::shared_ptr<Tampering> tampering)
+      : inner_(std::move(inner)), tampering_(std::move(tampering)) {}
+  Result<void, IoError> write_all(std::string_view bytes) override { return inner_->write_all(bytes); }
+  Result<std::string, IoError> read_some(std::chrono::milliseconds timeout) override {
+    auto bytes = inner_->read_some(timeout);
+    // Twelve bytes from the end: inside the seal (DIGEST-MD5's MAC, the cipher text, or
+    // Kerberos' checksum), not in the framing around it.
+    if (bytes && bytes->size() > 32 && tampering_->armed.exchange(false)) (*bytes)[bytes->size() - 12] ^= 0x10;
+    return bytes;
+  }
+  void shutdown() override { inner_->shutdown(); }
+
+ private:
+  std::unique_ptr<Transport> inner_;
+  std::shared_ptr<Tampering> tampering_;
+};
+
+// One call untouched, then one whose answer is changed on the way: under integrity or privacy
+// it must fail with the sentence, and the next call must work on a new connection.
+void expect_tampering_noticed(RpcOptions options, RpcProtection cluster_level) {
+  auto tampering = std::make_shared<Tampering>();
+  options.retry = fixed_retries(0, std::chrono::milliseconds(0));
+  options.transport = [tampering](const std::string& host, std::uint16_t port,
+                                  std::chrono::milliseconds timeout) -> Result<std::unique_ptr<Transport>> {
+    auto inner = connect_tcp(host, port, timeout);
+    if (!inner) return inner.error();
+    ++tampering->connections;
+    return std::unique_ptr<Transport>(std::make_unique<TamperingTransport>(std::move(*inner), tampering));
+  };
+  ApplicationClient client(options);
+  auto protection = client.protection();
+  ASSERT_TRUE(protection.ok()) << protection.error().message;
+  EXPECT_EQ(*protection, cluster_level);
+  ASSERT_TRUE(client.cluster_metrics().ok());
+  if (*protection == RpcProtection::authentication) {
+    // Nothing seals the answers there, so nothing could notice; that is what integrity is for.
+    return;
+  }
+  tampering->armed = true;
+  auto tampered = client.cluster_metrics();
+  ASSERT_FALSE(tampered.ok()) << "a changed answer was taken";
+  EXPECT_NE(tampered.error().message.find("failed its integrity check"), std::string::npos) << tampered.error().message;
+  EXPECT_NE(tampered.error().message.find("the connection is closed and nothing it said is used"), std::string::npos)
+      << tampered.error().message;
+  auto again = client.cluster_metrics();
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(tampering->connections.load(), 2);
+}
+
+TEST_F(SecureYarn, ATamperedAnswerToKerberosEndsTheConnectionAndIsNeverTaken) {
+  kinit();
+  expect_tampering_noticed(ApplicationClient::options_for(configuration_), cluster_protection(configuration_));
+}
+
+TEST_F(SecureYarn, ATamperedAnswerToATokenEndsTheConnectionAndIsNeverTaken) {
+  kinit();
+  ApplicationClient kerberos(ApplicationClient::options_for(configuration_));
+  const auto principal = environment_["SPINDLE_SECURE_PRINCIPAL"];
+  auto token = kerberos.delegation_token(principal.substr(0, principal.find('@')));
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  auto options = ApplicationClient::options_for(configuration_);
+  options.kerberos.reset();
+  options.token = *token;
+  expect_tampering_noticed(options, cluster_protection(configuration_));
 }
 
 TEST_F(SecureYarn, DelegationTokenIsIssuedRenewedAndCancelled) {
