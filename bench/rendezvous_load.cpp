@@ -7,8 +7,10 @@
 // executor holds the new version. The job API runs in a child process, as in
 // an application master, whose peak resident memory and CPU time are
 // reported; at most CONNECTING executors connect at once, as a listen backlog
-// allows. "plain" makes the executors ask for uncompressed JSON.
-// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [plain]
+// allows. "plain" makes the executors ask for uncompressed JSON; "tls" puts
+// the API behind TLS with a job certificate, as on an encrypted cluster, each
+// executor making its own handshake.
+// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [plain] [tls]
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -20,6 +22,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -27,18 +30,59 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <optional>
 #include <thread>
 
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_api_server.h"
+#include "spindle/core/job_certificate.h"
 #include "spindle/core/spec_parser.h"
 
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
+namespace ssl = net::ssl;
 
 namespace {
+
+// An executor's connection: clear, or TLS when `tls` is given.
+class ClientStream {
+ public:
+  ClientStream(net::io_context& io, ssl::context* tls) : plain_(io) {
+    if (tls) tls_.emplace(plain_, *tls);
+  }
+  using executor_type = beast::tcp_stream::executor_type;
+  executor_type get_executor() { return plain_.get_executor(); }
+
+  template <typename Handler>
+  void async_connect(const tcp::endpoint& endpoint, Handler handler) {
+    plain_.async_connect(endpoint, [this, handler = std::move(handler)](beast::error_code ec) mutable {
+      if (ec || !tls_) return handler(ec);
+      tls_->async_handshake(ssl::stream_base::client, std::move(handler));
+    });
+  }
+  template <typename Buffers, typename Handler>
+  void async_read_some(const Buffers& buffers, Handler&& handler) {
+    if (tls_) {
+      tls_->async_read_some(buffers, std::forward<Handler>(handler));
+    } else {
+      plain_.async_read_some(buffers, std::forward<Handler>(handler));
+    }
+  }
+  template <typename Buffers, typename Handler>
+  void async_write_some(const Buffers& buffers, Handler&& handler) {
+    if (tls_) {
+      tls_->async_write_some(buffers, std::forward<Handler>(handler));
+    } else {
+      plain_.async_write_some(buffers, std::forward<Handler>(handler));
+    }
+  }
+
+ private:
+  beast::tcp_stream plain_;
+  std::optional<beast::ssl_stream<beast::tcp_stream&>> tls_;
+};
 
 struct Totals {
   std::atomic<int> holding_first{0};   // executors holding version 1
@@ -63,8 +107,8 @@ std::string registration(int index, const std::string& network, const std::strin
 }
 
 struct Executor : std::enable_shared_from_this<Executor> {
-  Executor(net::io_context& io, int task_index, std::uint16_t server_port, Totals& run_totals)
-      : stream(io), index(task_index), port(server_port), totals(run_totals) {
+  Executor(net::io_context& io, ssl::context* tls, int task_index, std::uint16_t server_port, Totals& run_totals)
+      : stream(io, tls), index(task_index), port(server_port), totals(run_totals) {
     // Room for a whole answer: a buffer that starts small reads it 512 bytes at a time.
     buffer.reserve(16 * 1024);
   }
@@ -149,7 +193,7 @@ struct Executor : std::enable_shared_from_this<Executor> {
     if (on_registered) on_registered();
   }
 
-  beast::tcp_stream stream;
+  ClientStream stream;
   beast::flat_buffer buffer;
   http::request<http::string_body> request;
   http::response<http::string_body> response;
@@ -162,7 +206,7 @@ struct Executor : std::enable_shared_from_this<Executor> {
 
 // Registers one task again from its new container, on a connection of its own.
 struct Reregistration : std::enable_shared_from_this<Reregistration> {
-  Reregistration(net::io_context& io, std::uint16_t server_port) : stream(io), port(server_port) {}
+  Reregistration(net::io_context& io, ssl::context* tls, std::uint16_t server_port) : stream(io, tls), port(server_port) {}
   void start(std::atomic<int>& failed) {
     stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [self = shared_from_this(),
                                                                                    &failed](beast::error_code ec) {
@@ -181,7 +225,7 @@ struct Reregistration : std::enable_shared_from_this<Reregistration> {
       });
     });
   }
-  beast::tcp_stream stream;
+  ClientStream stream;
   beast::flat_buffer buffer;
   http::request<http::string_body> request;
   http::response<http::string_body> response;
@@ -205,7 +249,20 @@ int main(int argc, char** argv) {
   const int server_threads = argc > 2 ? std::atoi(argv[2]) : 1;
   const int connecting = argc > 3 ? std::atoi(argv[3]) : 512;
   Totals totals;
-  totals.gzip = !(argc > 4 && std::strcmp(argv[4], "plain") == 0);
+  bool tls = false;
+  for (int i = 4; i < argc; ++i) {
+    if (std::strcmp(argv[i], "plain") == 0) totals.gzip = false;
+    if (std::strcmp(argv[i], "tls") == 0) tls = true;
+  }
+  std::optional<spindle::JobCertificate> certificate;
+  if (tls) {
+    auto made = spindle::make_job_certificate("application_1_0001");
+    if (!made) return 1;
+    certificate = *made;
+  }
+  // The executors' side: the job's certificate is pinned, not verified by a CA.
+  ssl::context client_tls(ssl::context::tls_client);
+  client_tls.set_verify_mode(ssl::verify_none);
   rlimit limit{};
   getrlimit(RLIMIT_NOFILE, &limit);
   // Each executor is a descriptor here and another in the job API; raising
@@ -235,6 +292,10 @@ int main(int argc, char** argv) {
     api.bind_address = "127.0.0.1";
     api.secret = "bench-secret";
     api.threads = server_threads;
+    if (certificate) {
+      api.tls_certificate_pem = certificate->certificate_pem;
+      api.tls_key_pem = certificate->key_pem;
+    }
     auto server = spindle::JobApiServer::start(rendezvous, api);
     const std::uint16_t port = server ? (*server)->port() : 0;
     if (::write(port_pipe[1], &port, sizeof(port)) != sizeof(port)) return 1;
@@ -267,7 +328,7 @@ int main(int argc, char** argv) {
   std::function<void()> start_next;
   start_next = [&] {
     if (started >= executors) return;
-    auto executor = std::make_shared<Executor>(io, started++, port, totals);
+    auto executor = std::make_shared<Executor>(io, tls ? &client_tls : nullptr, started++, port, totals);
     executor->expected = static_cast<std::size_t>(executors);
     executor->on_registered = [&] { start_next(); };
     executor->start();
@@ -290,7 +351,7 @@ int main(int argc, char** argv) {
     char withdrawn = 0;
     if (::write(command_pipe[1], &restart, 1) == 1 && ::read(port_pipe[0], &withdrawn, 1) == 1) {
       const auto restart_start = std::chrono::steady_clock::now();
-      auto again = std::make_shared<Reregistration>(io, port);
+      auto again = std::make_shared<Reregistration>(io, tls ? &client_tls : nullptr, port);
       net::post(io, [again, &totals] { again->start(totals.failed); });
       second_ok = wait_for(totals.holding_second, executors, totals.failed);
       second_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - restart_start).count();
@@ -309,9 +370,10 @@ int main(int argc, char** argv) {
                             static_cast<double>(server_use.ru_utime.tv_usec + server_use.ru_stime.tv_usec) / 1e6;
 
   std::printf(
-      "%d executors (%s) registered and received the cluster spec in %.3f s: %.1f MB of spec (%.1f KB each), "
+      "%d executors (%s%s) registered and received the cluster spec in %.3f s: %.1f MB of spec (%.1f KB each), "
       "%.1f MB of headers\n",
-      totals.holding_first.load(), totals.gzip ? "gzip" : "plain JSON", first_seconds, first_body / 1e6,
+      totals.holding_first.load(), totals.gzip ? "gzip" : "plain JSON", tls ? ", TLS" : "", first_seconds,
+      first_body / 1e6,
       first_body / 1e3 / std::max(1, executors), first_headers / 1e6);
   std::printf(
       "restart round: one task registered again at a new address; %d executors held the new version in %.3f s: "
