@@ -29,8 +29,8 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <string>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "spindle/core/gzip.h"
@@ -206,7 +206,8 @@ struct Executor : std::enable_shared_from_this<Executor> {
 
 // Registers one task again from its new container, on a connection of its own.
 struct Reregistration : std::enable_shared_from_this<Reregistration> {
-  Reregistration(net::io_context& io, ssl::context* tls, std::uint16_t server_port) : stream(io, tls), port(server_port) {}
+  Reregistration(net::io_context& io, ssl::context* tls, std::uint16_t server_port)
+      : stream(io, tls), port(server_port) {}
   void start(std::atomic<int>& failed) {
     stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [self = shared_from_this(),
                                                                                    &failed](beast::error_code ec) {
@@ -373,8 +374,7 @@ int main(int argc, char** argv) {
       "%d executors (%s%s) registered and received the cluster spec in %.3f s: %.1f MB of spec (%.1f KB each), "
       "%.1f MB of headers\n",
       totals.holding_first.load(), totals.gzip ? "gzip" : "plain JSON", tls ? ", TLS" : "", first_seconds,
-      first_body / 1e6,
-      first_body / 1e3 / std::max(1, executors), first_headers / 1e6);
+      first_body / 1e6, first_body / 1e3 / std::max(1, executors), first_headers / 1e6);
   std::printf(
       "restart round: one task registered again at a new address; %d executors held the new version in %.3f s: "
       "%.1f MB of spec\n",

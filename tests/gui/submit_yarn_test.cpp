@@ -2,10 +2,18 @@
 // (SubmitController, as the Submit action runs it) to the real local YARN:
 // files staged with progress, containers allocated and registered, the job
 // followed to SUCCEEDED, and the history holding it.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <QComboBox>
+#include <QDir>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "cluster/clusterinfoloader.h"
@@ -18,6 +26,29 @@
 
 using namespace spindle;
 using namespace spindle::gui;
+
+namespace {
+
+// A port on 127.0.0.1 nobody listens on now; with `connect`, whether one does.
+quint16 loopback_port(quint16 port = 0, bool connect = false) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(port);
+  quint16 found = 0;
+  if (connect) {
+    found = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 ? port : 0;
+  } else if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0) {
+    socklen_t length = sizeof(address);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    found = ntohs(address.sin_port);
+  }
+  ::close(fd);
+  return found;
+}
+
+}  // namespace
 
 class SubmitYarnTest : public QObject {
   Q_OBJECT
@@ -41,6 +72,91 @@ class SubmitYarnTest : public QObject {
     QVERIFY(outcome.info.queueReachesLabel(QStringLiteral("ml-gpu"), QStringLiteral("gpu")));
     QVERIFY(!outcome.info.queueReachesLabel(QStringLiteral("default"), QStringLiteral("gpu")));
     cluster_ = outcome.info;
+  }
+
+  // The cluster connection of a cluster whose web servers speak only HTTPS: RPC to the real
+  // local YARN, the ResourceManager's web address a TLS server (openssl s_server) with a
+  // certificate this machine must refuse, each refusal said in one sentence.
+  void clusterConnectionRefusesWebCertificatesItCannotTrust() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString dir = directory.path();
+    auto openssl = [&](const QStringList& arguments) {
+      QProcess process;
+      process.start(QStringLiteral("openssl"), arguments);
+      QVERIFY2(process.waitForFinished(60'000) && process.exitCode() == 0, process.readAllStandardError().constData());
+    };
+    const QString ext = dir + QStringLiteral("/server.ext");
+    {
+      QFile file(ext);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n");
+    }
+    for (const QString& ca : {QStringLiteral("trusted-ca"), QStringLiteral("other-ca")}) {
+      openssl({"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + ca, "-keyout",
+               dir + "/" + ca + ".key", "-out", dir + "/" + ca + ".pem"});
+    }
+    // Made out right but by a CA nobody here trusts; and by the trusted CA but expired.
+    const QStringList certificates = {QStringLiteral("untrusted"), QStringLiteral("expired")};
+    for (const QString& name : certificates) {
+      const QString ca = name == QLatin1String("untrusted") ? QStringLiteral("other-ca") : QStringLiteral("trusted-ca");
+      openssl({"req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", dir + "/" + name + ".key",
+               "-out", dir + "/" + name + ".csr"});
+      openssl({"x509", "-req", "-in", dir + "/" + name + ".csr", "-CA", dir + "/" + ca + ".pem", "-CAkey",
+               dir + "/" + ca + ".key", "-CAcreateserial", "-days", name == QLatin1String("expired") ? "0" : "2",
+               "-extfile", ext, "-out", dir + "/" + name + ".pem"});
+    }
+    QTest::qWait(1100);  // the expired one's validity, begun and ended this second, is over
+
+    const struct {
+      QString certificate;
+      QString sentence;
+    } cases[] = {{QStringLiteral("untrusted"), QStringLiteral(" is not signed by a CA in the truststore ")},
+                 {QStringLiteral("expired"), QStringLiteral(" has expired; whoever runs that server must renew it")}};
+    for (const auto& each : cases) {
+      const quint16 port = loopback_port();
+      QVERIFY(port != 0);
+      QProcess server;
+      server.start(QStringLiteral("openssl"),
+                   {"s_server", "-quiet", "-www", "-accept", QStringLiteral("127.0.0.1:%1").arg(port), "-cert",
+                    dir + "/" + each.certificate + ".pem", "-key", dir + "/" + each.certificate + ".key"});
+      QVERIFY(server.waitForStarted());
+      QTRY_VERIFY_WITH_TIMEOUT(loopback_port(port, true) == port, 30'000);
+      // The local YARN's client configuration, its web servers said to be HTTPS-only there.
+      const QString conf = dir + "/conf-" + each.certificate;
+      QDir().mkpath(conf);
+      for (const QString& name : QDir(qEnvironmentVariable("HADOOP_CONF_DIR")).entryList({"*.xml"}, QDir::Files)) {
+        QFile::copy(qEnvironmentVariable("HADOOP_CONF_DIR") + "/" + name, conf + "/" + name);
+      }
+      QFile yarn(conf + "/yarn-site.xml");
+      QVERIFY(yarn.open(QIODevice::ReadOnly));
+      QString site = QString::fromUtf8(yarn.readAll());
+      yarn.close();
+      site.replace(QStringLiteral("</configuration>"),
+                   QStringLiteral("<property><name>yarn.http.policy</name><value>HTTPS_ONLY</value></property>"
+                                  "<property><name>yarn.resourcemanager.webapp.https.address</name>"
+                                  "<value>127.0.0.1:%1</value></property></configuration>")
+                       .arg(port));
+      QVERIFY(yarn.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      yarn.write(site.toUtf8());
+      yarn.close();
+      QFile client(conf + "/ssl-client.xml");
+      QVERIFY(client.open(QIODevice::WriteOnly));
+      client.write(QStringLiteral("<configuration><property><name>ssl.client.truststore.location</name><value>%1"
+                                  "</value></property><property><name>ssl.client.truststore.type</name><value>pem"
+                                  "</value></property></configuration>")
+                       .arg(dir + "/trusted-ca.pem")
+                       .toUtf8());
+      client.close();
+
+      const auto outcome = ClusterInfoLoader::fetch(HadoopSetup{conf});
+      server.kill();
+      server.waitForFinished();
+      QVERIFY2(
+          outcome.error.contains(QStringLiteral("the certificate of https://127.0.0.1:%1").arg(port) + each.sentence),
+          qPrintable(outcome.error));
+      QVERIFY(!outcome.info.known);
+    }
   }
 
   void designedJobRunsToSucceeded() {

@@ -6,6 +6,8 @@
 
 #include "convert.h"
 #include "spindle/yarn/application_client.h"
+#include "spindle/yarn/resource_manager_rest.h"
+#include "spindle/yarn/web_tls.h"
 
 namespace spindle::gui {
 
@@ -91,6 +93,16 @@ ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
     // "unlimited" (the largest 64-bit value): compare before narrowing.
     outcome.info.maxGpus =
         static_cast<int>(std::min<std::int64_t>(outcome.info.maxGpus, static_cast<std::int64_t>(gpuMaximum->second)));
+  }
+  // Logs and scheduler details come from the web servers: where they speak
+  // only HTTPS, a certificate this machine will not trust is said now, not
+  // at the first log view.
+  if (yarn::https_only(*configuration, yarn::WebService::yarn)) {
+    auto web = yarn::ResourceManagerRest::from_configuration(*configuration).cluster_info();
+    if (!web) {
+      outcome.error = setup.explain(web.error());
+      return outcome;
+    }
   }
   outcome.info.known = true;
   return outcome;
