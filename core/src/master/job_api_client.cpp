@@ -11,6 +11,7 @@
 
 #include "net/asio_endpoints.h"
 #include "spindle/core/gzip.h"
+#include "spindle/core/job_certificate.h"
 
 namespace spindle {
 namespace {
@@ -46,17 +47,13 @@ namespace {
 std::string peer_sha256(SSL* connection) {
   X509* certificate = SSL_get1_peer_certificate(connection);
   if (!certificate) return {};
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  X509_digest(certificate, EVP_sha256(), digest.data(), &length);
+  unsigned char* der = nullptr;
+  const int length = i2d_X509(certificate, &der);
   X509_free(certificate);
-  constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(hex[digest[i] >> 4]);
-    out.push_back(hex[digest[i] & 0x0F]);
-  }
-  return out;
+  if (length <= 0) return {};
+  std::string pin = certificate_der_sha256(std::string_view(reinterpret_cast<const char*>(der), length));
+  OPENSSL_free(der);
+  return pin;
 }
 
 }  // namespace

@@ -26,16 +26,12 @@ std::string bio_text(BIO* bio) {
 }
 
 std::string der_sha256(X509* certificate) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  X509_digest(certificate, EVP_sha256(), digest.data(), &length);
-  constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(hex[digest[i] >> 4]);
-    out.push_back(hex[digest[i] & 0x0F]);
-  }
-  return out;
+  unsigned char* der = nullptr;
+  const int length = i2d_X509(certificate, &der);
+  if (length <= 0) return {};
+  std::string pin = certificate_der_sha256(std::string_view(reinterpret_cast<const char*>(der), length));
+  OPENSSL_free(der);
+  return pin;
 }
 
 }  // namespace
@@ -67,6 +63,19 @@ Result<JobCertificate> make_job_certificate(const std::string& application_id) {
   made.key_pem = bio_text(key_out.get());
   made.sha256 = der_sha256(certificate.get());
   return made;
+}
+
+std::string certificate_der_sha256(std::string_view der) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  EVP_Digest(der.data(), der.size(), digest.data(), &length, EVP_sha256(), nullptr);
+  constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out.push_back(hex[digest[i] >> 4]);
+    out.push_back(hex[digest[i] & 0x0F]);
+  }
+  return out;
 }
 
 Result<std::string> certificate_sha256(std::string_view certificate_pem) {

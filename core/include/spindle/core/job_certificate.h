@@ -23,5 +23,7 @@ Result<JobCertificate> make_job_certificate(const std::string& application_id);
 
 // The pin of a PEM certificate; an error for text that holds none.
 Result<std::string> certificate_sha256(std::string_view certificate_pem);
+// The pin of a certificate's DER bytes, as a TLS peer presents it.
+std::string certificate_der_sha256(std::string_view der);
 
 }  // namespace spindle
