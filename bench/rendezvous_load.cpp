@@ -33,6 +33,7 @@
 #include <string>
 #include <thread>
 
+#include "net/maybe_tls_stream.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_certificate.h"
@@ -46,43 +47,15 @@ namespace ssl = net::ssl;
 
 namespace {
 
-// An executor's connection: clear, or TLS when `tls` is given.
-class ClientStream {
- public:
-  ClientStream(net::io_context& io, ssl::context* tls) : plain_(io) {
-    if (tls) tls_.emplace(plain_, *tls);
-  }
-  using executor_type = beast::tcp_stream::executor_type;
-  executor_type get_executor() { return plain_.get_executor(); }
-
-  template <typename Handler>
-  void async_connect(const tcp::endpoint& endpoint, Handler handler) {
-    plain_.async_connect(endpoint, [this, handler = std::move(handler)](beast::error_code ec) mutable {
-      if (ec || !tls_) return handler(ec);
-      tls_->async_handshake(ssl::stream_base::client, std::move(handler));
-    });
-  }
-  template <typename Buffers, typename Handler>
-  void async_read_some(const Buffers& buffers, Handler&& handler) {
-    if (tls_) {
-      tls_->async_read_some(buffers, std::forward<Handler>(handler));
-    } else {
-      plain_.async_read_some(buffers, std::forward<Handler>(handler));
-    }
-  }
-  template <typename Buffers, typename Handler>
-  void async_write_some(const Buffers& buffers, Handler&& handler) {
-    if (tls_) {
-      tls_->async_write_some(buffers, std::forward<Handler>(handler));
-    } else {
-      plain_.async_write_some(buffers, std::forward<Handler>(handler));
-    }
-  }
-
- private:
-  beast::tcp_stream plain_;
-  std::optional<beast::ssl_stream<beast::tcp_stream&>> tls_;
-};
+// Connects, then makes the TLS handshake when the stream has TLS.
+template <typename Handler>
+void connect(spindle::MaybeTlsStream& stream, std::uint16_t port, Handler handler) {
+  stream.plain().async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
+                               [&stream, handler = std::move(handler)](beast::error_code ec) mutable {
+                                 if (ec || !stream.tls()) return handler(ec);
+                                 stream.secured().async_handshake(ssl::stream_base::client, std::move(handler));
+                               });
+}
 
 struct Totals {
   std::atomic<int> holding_first{0};   // executors holding version 1
@@ -108,7 +81,7 @@ std::string registration(int index, const std::string& network, const std::strin
 
 struct Executor : std::enable_shared_from_this<Executor> {
   Executor(net::io_context& io, ssl::context* tls, int task_index, std::uint16_t server_port, Totals& run_totals)
-      : stream(io, tls), index(task_index), port(server_port), totals(run_totals) {
+      : stream(beast::tcp_stream(io), tls), index(task_index), port(server_port), totals(run_totals) {
     // Room for a whole answer: a buffer that starts small reads it 512 bytes at a time.
     buffer.reserve(16 * 1024);
   }
@@ -116,11 +89,10 @@ struct Executor : std::enable_shared_from_this<Executor> {
   std::function<void()> on_registered;
 
   void start() {
-    stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
-                         [self = shared_from_this()](beast::error_code ec) {
-                           if (ec) return self->fail("connect", ec);
-                           self->send_register();
-                         });
+    connect(stream, port, [self = shared_from_this()](beast::error_code ec) {
+      if (ec) return self->fail("connect", ec);
+      self->send_register();
+    });
   }
   void send_register() {
     request = {http::verb::put, task_path(index), 11};
@@ -193,7 +165,7 @@ struct Executor : std::enable_shared_from_this<Executor> {
     if (on_registered) on_registered();
   }
 
-  ClientStream stream;
+  spindle::MaybeTlsStream stream;
   beast::flat_buffer buffer;
   http::request<http::string_body> request;
   http::response<http::string_body> response;
@@ -207,10 +179,9 @@ struct Executor : std::enable_shared_from_this<Executor> {
 // Registers one task again from its new container, on a connection of its own.
 struct Reregistration : std::enable_shared_from_this<Reregistration> {
   Reregistration(net::io_context& io, ssl::context* tls, std::uint16_t server_port)
-      : stream(io, tls), port(server_port) {}
+      : stream(beast::tcp_stream(io), tls), port(server_port) {}
   void start(std::atomic<int>& failed) {
-    stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [self = shared_from_this(),
-                                                                                   &failed](beast::error_code ec) {
+    connect(stream, port, [self = shared_from_this(), &failed](beast::error_code ec) {
       if (ec) return void(++failed);
       self->request = {http::verb::put, "/v1/tasks/worker/0", 11};
       self->request.set(http::field::host, "127.0.0.1");
@@ -226,7 +197,7 @@ struct Reregistration : std::enable_shared_from_this<Reregistration> {
       });
     });
   }
-  ClientStream stream;
+  spindle::MaybeTlsStream stream;
   beast::flat_buffer buffer;
   http::request<http::string_body> request;
   http::response<http::string_body> response;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "net/asio_endpoints.h"
+#include "net/maybe_tls_stream.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_certificate.h"
 
@@ -33,12 +34,18 @@ std::string message_of(const std::string& body, int status) {
 }  // namespace
 
 struct JobApiClient::Connection {
+  // With a pinned certificate, TLS; the job's certificate is self-signed, so
+  // the pin, not a CA, says it is the job's.
+  explicit Connection(bool tls) : context(make_context()), stream(beast::tcp_stream(io), tls ? &context : nullptr) {}
+  static ssl::context make_context() {
+    ssl::context made(ssl::context::tls_client);
+    made.set_verify_mode(ssl::verify_none);
+    return made;
+  }
   net::io_context io;
-  beast::tcp_stream stream{io};
+  ssl::context context;
+  MaybeTlsStream stream;
   beast::flat_buffer buffer;
-  // With a pinned certificate: TLS over `stream`.
-  std::optional<ssl::context> context;
-  std::optional<beast::ssl_stream<beast::tcp_stream&>> tls;
 };
 
 namespace {
@@ -76,25 +83,21 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
   for (int attempt = 0; attempt < 2; ++attempt) {
     beast::error_code ec;
     if (!connection_) {
-      auto fresh = std::make_unique<Connection>();
+      auto fresh = std::make_unique<Connection>(!pinned_sha256_.empty());
       // A cluster answer is tens of KB; a buffer that starts small reads it 512 bytes at a time.
       fresh->buffer.reserve(64 * 1024);
       auto addresses = resolve_host(host_, port_);
       if (!addresses) return make_error("cannot reach " + where + ": " + addresses.error().message);
-      fresh->stream.expires_after(timeout_);
-      fresh->stream.connect(endpoints_of(*addresses), ec);
+      fresh->stream.plain().expires_after(timeout_);
+      fresh->stream.plain().connect(endpoints_of(*addresses), ec);
       if (ec) return make_error("cannot reach " + where + ": " + ec.message());
-      if (!pinned_sha256_.empty()) {
-        // The job's certificate is self-signed: the pin, not a CA, says it is the job's.
-        fresh->context.emplace(ssl::context::tls_client);
-        fresh->context->set_verify_mode(ssl::verify_none);
-        fresh->tls.emplace(fresh->stream, *fresh->context);
-        fresh->tls->handshake(ssl::stream_base::client, ec);
+      if (fresh->stream.tls()) {
+        fresh->stream.secured().handshake(ssl::stream_base::client, ec);
         if (ec) {
           return make_error("no TLS connection could be made to " + where + " (" + ec.message() +
                             "); the job's API speaks TLS on an encrypted cluster");
         }
-        const auto presented = peer_sha256(fresh->tls->native_handle());
+        const auto presented = peer_sha256(fresh->stream.secured().native_handle());
         if (presented != pinned_sha256_) {
           return make_error(where + " presented a certificate other than the job's (SHA-256 " +
                             presented.substr(0, 16) + "..., the job's is " + pinned_sha256_.substr(0, 16) +
@@ -114,17 +117,10 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
       request.body() = body;
     }
     request.prepare_payload();
-    connection_->stream.expires_after(timeout);
+    connection_->stream.plain().expires_after(timeout);
     http::response<http::string_body> response;
-    auto write_and_read = [&](auto& stream) {
-      http::write(stream, request, ec);
-      if (!ec) http::read(stream, connection_->buffer, response, ec);
-    };
-    if (connection_->tls) {
-      write_and_read(*connection_->tls);
-    } else {
-      write_and_read(connection_->stream);
-    }
+    http::write(connection_->stream, request, ec);
+    if (!ec) http::read(connection_->stream, connection_->buffer, response, ec);
     if (ec) {
       connection_.reset();
       if (attempt == 0 && ec != beast::error::timeout) continue;

@@ -1,5 +1,6 @@
 #include "spindle/core/job_api_server.h"
 
+#include "net/maybe_tls_stream.h"
 #include "spindle/core/job_page.h"
 #include "spindle/core/job_status.h"
 
@@ -134,57 +135,12 @@ struct SharedBody {
   };
 };
 
-// A connection in clear or in TLS, as one stream for Beast's reads and writes.
-class ApiStream {
- public:
-  using executor_type = beast::tcp_stream::executor_type;
-
-  ApiStream(tcp::socket socket, ssl::context* tls) : plain_(std::move(socket)) {
-    if (tls) tls_.emplace(plain_, *tls);
-  }
-
-  executor_type get_executor() { return plain_.get_executor(); }
-  bool tls() const { return tls_.has_value(); }
-
-  template <typename Buffers, typename Handler>
-  void async_read_some(const Buffers& buffers, Handler&& handler) {
-    if (tls_) {
-      tls_->async_read_some(buffers, std::forward<Handler>(handler));
-    } else {
-      plain_.async_read_some(buffers, std::forward<Handler>(handler));
-    }
-  }
-  template <typename Buffers, typename Handler>
-  void async_write_some(const Buffers& buffers, Handler&& handler) {
-    if (tls_) {
-      tls_->async_write_some(buffers, std::forward<Handler>(handler));
-    } else {
-      plain_.async_write_some(buffers, std::forward<Handler>(handler));
-    }
-  }
-  template <typename Handler>
-  void async_handshake(Handler&& handler) {
-    tls_->async_handshake(ssl::stream_base::server, std::forward<Handler>(handler));
-  }
-
-  void expires_after(std::chrono::steady_clock::duration after) { plain_.expires_after(after); }
-  void expires_never() { plain_.expires_never(); }
-  void close() {
-    beast::error_code ignored;
-    plain_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-  }
-
- private:
-  beast::tcp_stream plain_;
-  std::optional<beast::ssl_stream<beast::tcp_stream&>> tls_;
-};
-
 class Server;
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket socket, ssl::context* tls, Server& server)
-      : stream_(std::move(socket), tls), server_(server), poll_timer_(stream_.get_executor()) {}
+      : stream_(beast::tcp_stream(std::move(socket)), tls), server_(server), poll_timer_(stream_.get_executor()) {}
   void run() {
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
       if (!self->stream_.tls()) {
@@ -193,8 +149,8 @@ class Session : public std::enable_shared_from_this<Session> {
       }
       // A client that speaks clear HTTP, or another certificate's idea of
       // TLS, fails here and is never answered.
-      self->stream_.expires_after(std::chrono::seconds(30));
-      self->stream_.async_handshake([self](beast::error_code ec) {
+      self->stream_.plain().expires_after(std::chrono::seconds(30));
+      self->stream_.secured().async_handshake(ssl::stream_base::server, [self](beast::error_code ec) {
         if (ec) {
           self->stream_.close();
           return;
@@ -228,7 +184,7 @@ class Session : public std::enable_shared_from_this<Session> {
   template <typename Message>
   void send(std::shared_ptr<Message> response);
 
-  ApiStream stream_;
+  MaybeTlsStream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Server& server_;
@@ -322,7 +278,7 @@ void Session::read() {
   parser_->header_limit(16 * 1024);
   buffer_.clear();
   // An idle keep-alive connection is closed after a while.
-  stream_.expires_after(std::chrono::seconds(120));
+  stream_.plain().expires_after(std::chrono::seconds(120));
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
 }
@@ -346,7 +302,7 @@ void Session::on_read(beast::error_code ec) {
     reply(Answering{}, http::status::bad_request, error_json("malformed HTTP request: " + ec.message()));
     return;
   }
-  stream_.expires_never();
+  stream_.plain().expires_never();
   handle(parser_->release());
 }
 
