@@ -47,6 +47,19 @@ class SecureYarn : public ::testing::Test {
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
   }
 
+  // Options that authenticate with an RM delegation token of our own alone (no Kerberos);
+  // without a token when none could be had, which the caller checks.
+  RpcOptions token_only_options() {
+    auto options = ApplicationClient::options_for(configuration_);
+    ApplicationClient kerberos(options);
+    const auto principal = environment_["SPINDLE_SECURE_PRINCIPAL"];
+    auto token = kerberos.delegation_token(principal.substr(0, principal.find('@')));
+    EXPECT_TRUE(token.ok()) << token.error().message;
+    options.kerberos.reset();
+    if (token) options.token = *token;
+    return options;
+  }
+
   std::map<std::string, std::string> environment_;
   std::filesystem::path cache_;
   HadoopConfiguration configuration_;
@@ -85,14 +98,9 @@ TEST_F(SecureYarn, KerberosConnectionUsesTheClustersProtection) {
 
 TEST_F(SecureYarn, TokenConnectionUsesTheClustersProtection) {
   kinit();
-  ApplicationClient kerberos(ApplicationClient::options_for(configuration_));
-  const auto principal = environment_["SPINDLE_SECURE_PRINCIPAL"];
-  auto token = kerberos.delegation_token(principal.substr(0, principal.find('@')));
-  ASSERT_TRUE(token.ok()) << token.error().message;
   // DIGEST-MD5 with the token alone, as an application master's calls go.
-  auto options = ApplicationClient::options_for(configuration_);
-  options.kerberos.reset();
-  options.token = *token;
+  auto options = token_only_options();
+  ASSERT_TRUE(options.token.has_value());
   ApplicationClient client(options);
   auto protection = client.protection();
   ASSERT_TRUE(protection.ok()) << protection.error().message;
@@ -186,13 +194,8 @@ TEST_F(SecureYarn, ATamperedAnswerToKerberosEndsTheConnectionAndIsNeverTaken) {
 
 TEST_F(SecureYarn, ATamperedAnswerToATokenEndsTheConnectionAndIsNeverTaken) {
   kinit();
-  ApplicationClient kerberos(ApplicationClient::options_for(configuration_));
-  const auto principal = environment_["SPINDLE_SECURE_PRINCIPAL"];
-  auto token = kerberos.delegation_token(principal.substr(0, principal.find('@')));
-  ASSERT_TRUE(token.ok()) << token.error().message;
-  auto options = ApplicationClient::options_for(configuration_);
-  options.kerberos.reset();
-  options.token = *token;
+  auto options = token_only_options();
+  ASSERT_TRUE(options.token.has_value());
   expect_tampering_noticed(options, cluster_protection(configuration_));
 }
 

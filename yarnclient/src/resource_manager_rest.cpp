@@ -37,8 +37,16 @@ ResourceManagerRest ResourceManagerRest::from_configuration(const HadoopConfigur
   return ResourceManagerRest(std::move(options));
 }
 
-std::string ResourceManagerRest::scheme() const {
-  return options_.https ? "https://" : "http://";
+Result<http::Request> ResourceManagerRest::new_request(const std::string& authority_and_path) const {
+  if (!options_.configuration_problem.empty()) return make_error(options_.configuration_problem);
+  http::Request request;
+  request.url = with_user((options_.https ? "https://" : "http://") + authority_and_path);
+  request.trust = options_.trust.get();
+  request.negotiate = true;
+  request.cookies = cookies_.get();
+  request.connect_timeout = options_.connect_timeout;
+  request.timeout = options_.timeout;
+  return request;
 }
 
 // Under Kerberos the servers know who we are from SPNEGO; user.name would
@@ -56,21 +64,16 @@ Result<nlohmann::json> ResourceManagerRest::exchange_at(const std::string& addre
                                                         const std::string& path, const std::string& body,
                                                         bool& unreachable, std::string& problem) {
   unreachable = false;
-  if (!options_.configuration_problem.empty()) return make_error(options_.configuration_problem);
-  http::Request request;
+  auto made = new_request(address + path);
+  if (!made) return made.error();
+  auto& request = *made;
   request.method = method;
-  request.url = with_user(scheme() + address + path);
-  request.trust = options_.trust.get();
   request.headers.emplace_back("Accept", "application/json");
   if (!body.empty()) {
     request.body = body;
     request.headers.emplace_back("Content-Type", "application/json");
   }
-  request.connect_timeout = options_.connect_timeout;
-  request.timeout = options_.timeout;
   request.follow_redirects = true;  // a standby ResourceManager may redirect to the active one
-  request.negotiate = true;
-  request.cookies = cookies_.get();
   auto response = http::perform(request);
   if (!response) {
     if (response.error().kind == Error::Kind::authentication) return response.error();
@@ -182,15 +185,10 @@ Result<Token> ResourceManagerRest::delegation_token(const std::string& renewer) 
 Result<std::string> ResourceManagerRest::container_log(const std::string& node_http_address,
                                                        const std::string& container_id, const std::string& file,
                                                        std::size_t limit) {
-  if (!options_.configuration_problem.empty()) return make_error(options_.configuration_problem);
-  http::Request request;
-  request.trust = options_.trust.get();
-  request.url = with_user(scheme() + node_http_address + "/ws/v1/node/containerlogs/" + http::escape(container_id) +
-                          "/" + http::escape(file));
-  request.negotiate = true;
-  request.cookies = cookies_.get();
-  request.connect_timeout = options_.connect_timeout;
-  request.timeout = options_.timeout;
+  auto made = new_request(node_http_address + "/ws/v1/node/containerlogs/" + http::escape(container_id) + "/" +
+                          http::escape(file));
+  if (!made) return made.error();
+  auto& request = *made;
   std::string text;
   request.write = [&](std::string_view chunk) {
     if (text.size() + chunk.size() > limit) return false;
@@ -233,16 +231,10 @@ Result<std::string> ResourceManagerRest::container_log(const std::string& node_h
 
 Result<std::vector<std::string>> ResourceManagerRest::container_log_files(const std::string& node_http_address,
                                                                           const std::string& container_id) {
-  if (!options_.configuration_problem.empty()) return make_error(options_.configuration_problem);
-  http::Request request;
-  request.trust = options_.trust.get();
-  request.url =
-      with_user(scheme() + node_http_address + "/ws/v1/node/containers/" + http::escape(container_id) + "/logs");
+  auto made = new_request(node_http_address + "/ws/v1/node/containers/" + http::escape(container_id) + "/logs");
+  if (!made) return made.error();
+  auto& request = *made;
   request.headers.emplace_back("Accept", "application/json");
-  request.negotiate = true;
-  request.cookies = cookies_.get();
-  request.connect_timeout = options_.connect_timeout;
-  request.timeout = options_.timeout;
   std::string body;
   request.write = [&](std::string_view chunk) {
     if (body.size() + chunk.size() > 4 * 1024 * 1024) return false;

@@ -10,13 +10,6 @@
 namespace spindle::yarn::ipc {
 namespace {
 
-std::string md5_raw(std::string_view data) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_md5(), nullptr);
-  return std::string(reinterpret_cast<const char*>(digest.data()), length);
-}
-
 std::string to_hex(std::string_view bytes) {
   constexpr char digits[] = "0123456789abcdef";
   std::string out;
@@ -92,6 +85,13 @@ std::string quote(const std::string& value) {
 }
 
 }  // namespace
+
+std::string md5_raw(std::string_view data) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_md5(), nullptr);
+  return std::string(reinterpret_cast<const char*>(digest.data()), length);
+}
 
 std::string md5_hex(std::string_view data) {
   return to_hex(md5_raw(data));

@@ -66,7 +66,8 @@ class DigestMd5Client {
   std::size_t server_max_buffer_ = 65536;
 };
 
-// Lower-case hex of MD5(data).
+// MD5(data): its 16 bytes, and their lower-case hex.
+std::string md5_raw(std::string_view data);
 std::string md5_hex(std::string_view data);
 
 // Standard Base64 with padding, as Hadoop encodes token identifiers and passwords.

@@ -1,5 +1,7 @@
 #include "ipc/digest_security_layer.h"
 
+#include "ipc/digest_md5.h"
+
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -14,16 +16,9 @@ constexpr std::size_t mac_bytes = 10;
 constexpr std::size_t trailer_bytes = 6;  // message type (0x0001) and sequence number
 constexpr std::size_t des_block = 8;
 
-std::string md5(std::string_view a, std::string_view b) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  EVP_MD_CTX* context = EVP_MD_CTX_new();
-  EVP_DigestInit_ex(context, EVP_md5(), nullptr);
-  EVP_DigestUpdate(context, a.data(), a.size());
-  EVP_DigestUpdate(context, b.data(), b.size());
-  EVP_DigestFinal_ex(context, digest.data(), &length);
-  EVP_MD_CTX_free(context);
-  return std::string(reinterpret_cast<const char*>(digest.data()), length);
+// The keys of RFC 2831: MD5 of H(A1) and a constant naming the key.
+std::string md5(std::string_view session_key, std::string_view constant) {
+  return md5_raw(std::string(session_key) + std::string(constant));
 }
 
 std::string big_endian(std::uint32_t value) {

@@ -16,6 +16,7 @@ namespace spindle::yarn {
 
 namespace http {
 class AuthCookies;
+struct Request;
 }  // namespace http
 
 // The ResourceManager's REST API (/ws/v1/cluster) and the NodeManagers'
@@ -79,7 +80,10 @@ class ResourceManagerRest {
   Result<nlohmann::json> get(const std::string& path);
   Result<nlohmann::json> exchange(const std::string& method, const std::string& path, const std::string& body);
   std::string with_user(const std::string& url) const;
-  std::string scheme() const;  // "https://" or "http://"
+  // A request to host:port/path of a ResourceManager or NodeManager: the
+  // scheme, trust, user and SPNEGO of these options; the truststore's
+  // problem, if it had one.
+  Result<http::Request> new_request(const std::string& authority_and_path) const;
 
   Result<nlohmann::json> exchange_at(const std::string& address, const std::string& method, const std::string& path,
                                      const std::string& body, bool& unreachable, std::string& problem);
