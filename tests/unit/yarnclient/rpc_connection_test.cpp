@@ -305,13 +305,8 @@ class TokenServer {
       ASSERT_TRUE(read_delimited(rest, message).ok());
       hadoop::RpcSasl reply;
       if (message.state() == hadoop::RpcSasl::NEGOTIATE) {
-        reply.set_state(hadoop::RpcSasl::NEGOTIATE);
-        auto* token = reply.add_auths();
-        token->set_method("TOKEN");
-        token->set_mechanism("DIGEST-MD5");
-        token->set_protocol("");
-        token->set_server_id("default");
-        token->set_challenge("realm=\"default\",nonce=\"srvnonce\",qop=\"auth\",charset=utf-8,algorithm=md5-sess");
+        reply = spindle::yarn::testing::digest_offer(
+            "realm=\"default\",nonce=\"srvnonce\",qop=\"auth\",charset=utf-8,algorithm=md5-sess");
         auto* simple = reply.add_auths();
         simple->set_method("SIMPLE");
         simple->set_mechanism("");

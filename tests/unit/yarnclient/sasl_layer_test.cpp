@@ -178,13 +178,7 @@ class SealingServer {
     ASSERT_TRUE(read_delimited(rest, message).ok());
     hadoop::RpcSasl reply;
     if (message.state() == hadoop::RpcSasl::NEGOTIATE) {
-      reply.set_state(hadoop::RpcSasl::NEGOTIATE);
-      auto* token = reply.add_auths();
-      token->set_method("TOKEN");
-      token->set_mechanism("DIGEST-MD5");
-      token->set_protocol("");
-      token->set_server_id("default");
-      token->set_challenge(challenge_);
+      reply = spindle::yarn::testing::digest_offer(challenge_);
       server.send(response_frame(sasl_call_id, &reply));
       return;
     }

@@ -109,4 +109,18 @@ inline std::string response_frame(std::int32_t call_id, const google::protobuf::
   return ipc::encode_frame({&header});
 }
 
+// A Hadoop server's NEGOTIATE answer offering TOKEN with DIGEST-MD5 and
+// this challenge, as Hadoop's token servers name themselves.
+inline hadoop::RpcSasl digest_offer(const std::string& challenge) {
+  hadoop::RpcSasl reply;
+  reply.set_state(hadoop::RpcSasl::NEGOTIATE);
+  auto* token = reply.add_auths();
+  token->set_method("TOKEN");
+  token->set_mechanism("DIGEST-MD5");
+  token->set_protocol("");
+  token->set_server_id("default");
+  token->set_challenge(challenge);
+  return reply;
+}
+
 }  // namespace spindle::yarn::testing
