@@ -12,6 +12,7 @@ run standard-library Python only: the nodes have no TensorFlow."""
 import hashlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -99,6 +100,7 @@ def logged_reports(application_id, tasks):
 class ClusterTest(unittest.TestCase):
     def setUp(self):
         self.directory = tempfile.mkdtemp(prefix="spindle-cluster-")
+        self.addCleanup(shutil.rmtree, self.directory, True)
 
 
 class SpreadJob(ClusterTest):

@@ -10,6 +10,7 @@ plain shell and standard-library Python only."""
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -113,6 +114,7 @@ def wait_for(application_id, timeout=300):
 class HaJobTest(unittest.TestCase):
     def setUp(self):
         self.directory = tempfile.mkdtemp(prefix="spindle-ha-")
+        self.addCleanup(shutil.rmtree, self.directory, True)
 
     def assert_succeeded_without_restarts(self, application_id):
         status = status_of(application_id)

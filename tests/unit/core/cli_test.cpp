@@ -42,8 +42,22 @@ CliRun spindle(const std::string& arguments, const std::string& environment = ""
 const std::string source = SPINDLE_SOURCE_DIR;
 const std::string full_job = source + "/tests/data/render-env/full_job.yaml";
 
+// Files the tests write live in one directory per test process, removed when it exits.
+const std::filesystem::path& scratch_directory() {
+  static const struct Scratch {
+    std::filesystem::path path =
+        std::filesystem::path(testing::TempDir()) / ("spindle-cli-test-" + std::to_string(::getpid()));
+    Scratch() { std::filesystem::create_directories(path); }
+    ~Scratch() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } scratch;
+  return scratch.path;
+}
+
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + "/" + std::to_string(::getpid()) + "-" + name;
+  const std::string path = (scratch_directory() / name).string();
   std::ofstream(path) << text;
   return path;
 }
@@ -161,7 +175,7 @@ namespace {
 // A container binary from another release is refused before the cluster is
 // asked for anything: the ResourceManager configured here does not exist.
 TEST(Cli, SubmitRefusesAContainerBinaryOfAnotherRelease) {
-  const std::string configuration = testing::TempDir() + "/" + std::to_string(::getpid()) + "-conf";
+  const std::string configuration = (scratch_directory() / "conf").string();
   std::filesystem::create_directories(configuration);
   std::ofstream(configuration + "/yarn-site.xml")
       << "<configuration><property><name>yarn.resourcemanager.address</name><value>127.0.0.1:1</value>"

@@ -503,6 +503,11 @@ public final class LocalYarnCluster {
     s.put("yarn.nodemanager.resource.memory-mb", String.valueOf(NODE_MEMORY_MB));
     s.put("yarn.nodemanager.resource.cpu-vcores", String.valueOf(NODE_VCORES));
     s.put("yarn.nodemanager.vmem-check-enabled", "false");
+    // Every NodeManager here shares the machine's one disk with builds and other tests. At YARN's
+    // default limit (90 % used) a busy shared disk turns every node unhealthy, and the RM then
+    // ends their containers as if the nodes were lost. A disk that is really full still does.
+    s.put("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "99.5");
+    s.put("yarn.nodemanager.disk-health-checker.min-free-space-per-disk-mb", "1024");
     s.put("yarn.node-labels.enabled", "true");
     // Not in secure mode: there the NodeManagers open container logs with SecureIOUtils, which
     // needs Hadoop's native library (libhadoop.so, not on Maven Central), so aggregation fails.
