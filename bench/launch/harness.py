@@ -240,6 +240,29 @@ def summarize(args, results):
                 row += f"{fmt(median([r['phases'][key] for r in rs if key in r.get('phases', {})])):>12}"
             row += f"{fmt(median([r['first_mark_s'] for r in rs])):>10}{fmt(median([r['ready_s'] for r in rs])):>8}"
             lines.append(row)
+    if "spindle" in peers:
+        lines.append("")
+        lines.append("Spindle's master, from its events (medians, seconds from the start of submission):")
+        lines.append("  AM up: registered with the RM; allocated: the last container allocated, in so many")
+        lines.append("  rounds (bursts); launched: the last NodeManager start call answered; registered: the")
+        lines.append("  last executor registered; published: the first cluster spec.")
+        master = [("am_registered_s", "AM up"), ("last_allocated_s", "allocated"), ("allocation_rounds", "rounds"),
+                  ("last_launched_s", "launched"), ("last_registered_s", "registered"),
+                  ("spec_published_s", "published")]
+        lines.append(f"{'N':>4}" + "".join(f"{label:>12}" for _, label in master) + f"{'ready':>8}")
+        for n in args.tasks:
+            rs = [r for r in ok if r["peer"] == "spindle" and r["tasks"] == n]
+            if not rs:
+                continue
+            row = f"{n:>4}"
+            for key, _ in master:
+                row += f"{fmt(median([r['phases'][key] for r in rs if key in r.get('phases', {})])):>12}"
+            lines.append(row + f"{fmt(median([r['ready_s'] for r in rs])):>8}")
+        for n in args.tasks:
+            ours, warm = ready.get(("spindle", n)), ready.get(("skein-warm", n))
+            if n >= 100 and ours and warm:
+                lines.append(f"  N={n}: Spindle / skein-warm = {ours / warm:.2f} "
+                             f"({'goal met' if ours <= 0.3 * warm else 'goal not met'}: at most 0.3)")
     failures = [r for r in results if not r.get("ok")]
     if failures:
         lines.append("")

@@ -6,7 +6,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/time_format.h"
-#include "spindle/client/environment_cache.h"
+#include "spindle/client/cluster_cache.h"
 #include "spindle/client/python_env.h"
 
 namespace spindle::cli {
@@ -43,11 +43,11 @@ int pack(const PackArguments& arguments) {
 }
 
 // The cache of the cluster of HADOOP_CONF_DIR; a missing configuration is the user's to fix (exit 2).
-Result<std::unique_ptr<client::EnvironmentCache>> open_cache(int& failure_code) {
+Result<std::unique_ptr<client::ClusterCache>> open_cache(int& failure_code) {
   auto configuration = yarn::HadoopConfiguration::from_environment();
   failure_code = configuration ? exit_cluster_unreachable : exit_bad_input;
   if (!configuration) return configuration.error();
-  return client::EnvironmentCache::open(*configuration);
+  return client::ClusterCache::open(*configuration, client::CacheArea::python_environments);
 }
 
 int list(bool json) {

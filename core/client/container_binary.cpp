@@ -1,6 +1,8 @@
 #include "client/container_binary.h"
 
+#include "spindle/client/cluster_cache.h"
 #include "spindle/core/program_output.h"
+#include "spindle/core/sha256.h"
 #include "spindle/core/version.h"
 
 namespace spindle::client {
@@ -25,6 +27,21 @@ Result<void> check_container_binary(const std::filesystem::path& path) {
                       version + "; stage the spindle-container built with it (SPINDLE_CONTAINER_BINARY names it)");
   }
   return {};
+}
+
+Result<CachedContainerBinary> cached_container_binary(const yarn::HadoopConfiguration& configuration,
+                                                      const std::filesystem::path& path) {
+  auto digest = file_sha256(path);
+  if (!digest) return digest.error();
+  const std::string name = std::string("spindle-container-") + version + "-" + digest->substr(0, 16);
+  auto cache = ClusterCache::open(configuration, CacheArea::container_binaries);
+  if (!cache) return cache.error();
+  auto found = (*cache)->find(name);
+  if (!found) return found.error();
+  if (*found) return CachedContainerBinary{std::move(**found), false};
+  auto uploaded = (*cache)->upload(path, name, nullptr);
+  if (!uploaded) return uploaded.error();
+  return CachedContainerBinary{std::move(*uploaded), true};
 }
 
 }  // namespace spindle::client

@@ -13,7 +13,7 @@
 
 #include "client/container_binary.h"
 #include "client/staging.h"
-#include "spindle/client/environment_cache.h"
+#include "spindle/client/cluster_cache.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
 #include "spindle/client/python_env.h"
@@ -222,7 +222,6 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     const auto size = std::filesystem::file_size(path, size_error);
     return size_error ? std::uint64_t{0} : static_cast<std::uint64_t>(size);
   };
-  bytes_total += size_of(binary);
   for (const auto* list : {&spec.files, &spec.archives}) {
     for (const auto& file : *list) {
       if (file.source.find("://") == std::string::npos) bytes_total += size_of(file.source);
@@ -237,7 +236,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   };
   std::optional<ShippedEnvironment> shipped_environment;
   if (packed_environment) {
-    auto cache = EnvironmentCache::open(configuration);
+    auto cache = ClusterCache::open(configuration, CacheArea::python_environments);
     if (!cache) return fail(cluster_error(cache.error().message));
     auto found = (*cache)->find(packed_environment->name);
     if (!found) return fail(cluster_error(found.error().message));
@@ -261,7 +260,12 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     staged.push_back(**found);
     shipped_environment = std::move(shipment);
   }
-  if (!keep(counted(area.put(binary, "spindle-container", false)))) return fail(cluster_error(why));
+  // Staged once per build, outside the job's directory, and kept by the nodes.
+  auto cached_binary = cached_container_binary(configuration, binary);
+  if (!cached_binary) return fail(cluster_error(cached_binary.error().message));
+  progress(std::string("container binary: ") + (cached_binary->uploaded_now ? "uploaded " : "the cluster holds ") +
+           cached_binary->resource.url + (cached_binary->uploaded_now ? "" : " already"));
+  staged.push_back(cached_binary->resource);
   if (!keep(counted(area.put_text(job_json, "job.json")))) return fail(cluster_error(why));
   for (const auto* list : {&spec.files, &spec.archives}) {
     const bool archive = list == &spec.archives;
@@ -287,7 +291,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
       static_cast<std::int64_t>(spec.application_master.memory_mib), spec.application_master.vcores, {}};
   // The master runs no Python: only the tasks' containers localize the environment.
   for (const auto& file : staged) {
-    if (!file.kept_for_user) request.am.files.push_back(file);
+    if (!shipped_environment || file.url != shipped_environment->location) request.am.files.push_back(file);
   }
   request.am.environment["SPINDLE_RESOURCES"] = yarn::encode_local_files(staged);
   request.am.environment["SPINDLE_STAGING"] = area.removal_location();

@@ -72,10 +72,10 @@ class MasterBackend final : public JobApiBackend {
     wake_.notify_all();
     return taken;
   }
-  std::string status_json() override {
+  JobStatus status(const TaskSelection& selection) override {
     std::lock_guard lock(mutex_);
     const auto current = rendezvous_.current();
-    return to_json(job_status(lifecycle_, application_id_, current ? current->version : 0, started_ms_));
+    return job_status(lifecycle_, application_id_, current ? current->version : 0, started_ms_, selection);
   }
   EventLog& events() override { return events_; }
 

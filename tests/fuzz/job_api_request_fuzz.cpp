@@ -43,9 +43,9 @@ class LifecycleBackend final : public JobApiBackend {
     std::lock_guard lock(mutex_);
     return lifecycle_.result(task, result);
   }
-  std::string status_json() override {
+  JobStatus status(const TaskSelection& selection) override {
     std::lock_guard lock(mutex_);
-    return to_json(job_status(lifecycle_, "application_1_0001", 0, 0));
+    return job_status(lifecycle_, "application_1_0001", 0, 0, selection);
   }
   EventLog& events() override { return events_; }
 

@@ -5,6 +5,7 @@ DESIGN.md says, and bad input leaves nothing behind in HDFS or YARN.
 Run by ctest (one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR and
 SPINDLE_SOURCE_DIR set."""
 
+import hashlib
 import json
 import os
 import pwd
@@ -49,13 +50,16 @@ def cluster_user():
 STAGING_ROOT = f"/user/{cluster_user()}/.spindle"
 
 
-def webhdfs(path, op="LISTSTATUS"):
-    """WebHDFS's answer; any error, a missing path too, raises."""
+def webhdfs_url(path, op):
     address = configuration("dfs.namenode.http-address")
     host = configuration("fs.defaultFS").split("//")[1].split(":")[0]
     port = address.rsplit(":", 1)[1]
-    url = f"http://{host}:{port}/webhdfs/v1{path}?op={op}&user.name={cluster_user()}"
-    with urllib.request.urlopen(url, timeout=30) as answer:
+    return f"http://{host}:{port}/webhdfs/v1{path}?op={op}&user.name={cluster_user()}"
+
+
+def webhdfs(path, op="LISTSTATUS"):
+    """WebHDFS's answer; any error, a missing path too, raises."""
+    with urllib.request.urlopen(webhdfs_url(path, op), timeout=30) as answer:
         return json.load(answer)
 
 
@@ -68,7 +72,9 @@ def staged_jobs():
         if error.code == 404 and "FileNotFoundException" in error.read().decode(errors="replace"):
             return []
         raise
-    return sorted(item["pathSuffix"] for item in listing["FileStatuses"]["FileStatus"])
+    # Beside the jobs, .spindle holds the caches shared by every job (bin, envs).
+    return sorted(item["pathSuffix"] for item in listing["FileStatuses"]["FileStatus"]
+                  if item["pathSuffix"].startswith("application_"))
 
 
 def applications():
@@ -322,6 +328,50 @@ class FailingJobs(JobTest):
         # No waiting: once the kill has answered, nothing of the job is left staged.
         self.assertNotIn(application, staged_jobs(), "the kill left the staging directory: " + killed.stdout)
         self.assertEqual(applications()[application]["state"], "killed")
+
+
+class ContainerBinaryCache(JobTest):
+    """spindle-container is staged once per build, in .spindle/bin, and every job runs from there."""
+
+    def binary_of_its_own(self):
+        # The same program with bytes after its end (a loader never reads them): content no other
+        # test has staged, so this test sees the first upload whatever ran before it.
+        path = os.path.join(self.directory, "spindle-container")
+        shutil.copy2(os.path.join(os.path.dirname(SPINDLE), "spindle-container"), path)
+        with open(path, "ab") as binary:
+            binary.write(f"\n{self.id()} {time.time()}\n".encode())
+        return path
+
+    def submit_and_watch(self, binary, name):
+        spec = self.write_spec({"name": name, "tasks": {"worker": {"memory": "256 MiB", "command": "true"}}})
+        submitted = spindle("submit", "--json", spec, env={"SPINDLE_CONTAINER_BINARY": binary})
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+        names = [item["pathSuffix"] for item in webhdfs(f"{STAGING_ROOT}/{application}")["FileStatuses"]["FileStatus"]]
+        self.assertNotIn("spindle-container", names, "the binary was staged with the job")
+        waited = spindle("watch", application, timeout=300)
+        self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
+        return submitted.stderr
+
+    def test_the_second_job_uploads_no_binary_and_both_run_from_the_cached_one(self):
+        binary = self.binary_of_its_own()
+        first = self.submit_and_watch(binary, "binary-first")
+        uploaded = [line for line in first.splitlines() if line.startswith("container binary: uploaded ")]
+        self.assertEqual(len(uploaded), 1, first)
+        cached = uploaded[0].split()[-1]
+        path = "/" + cached.split("//", 1)[1].split("/", 1)[1]
+        self.addCleanup(lambda: urllib.request.urlopen(urllib.request.Request(
+            webhdfs_url(path, "DELETE"), method="DELETE"), timeout=30).close())
+        self.assertTrue(path.startswith(f"{STAGING_ROOT}/bin/spindle-container-"), path)
+        with open(binary, "rb") as content:
+            fingerprint = hashlib.sha256(content.read()).hexdigest()[:16]
+        self.assertTrue(path.endswith("-" + fingerprint), (path, fingerprint))
+
+        second = self.submit_and_watch(binary, "binary-second")
+        self.assertIn(f"container binary: the cluster holds {cached} already", second)
+        self.assertNotIn("uploaded", second)
+        # The jobs are over and their staging directories gone; the cached binary stays.
+        self.assertEqual(webhdfs(path, "GETFILESTATUS")["FileStatus"]["length"], os.path.getsize(binary))
 
 
 class BadInput(JobTest):

@@ -4,7 +4,7 @@
 #include <QtConcurrent>
 
 #include "convert.h"
-#include "spindle/client/environment_cache.h"
+#include "spindle/client/cluster_cache.h"
 #include "spindle/client/python_env.h"
 
 namespace spindle::gui {
@@ -72,7 +72,7 @@ PythonEnvInspector::Finding PythonEnvInspector::look(const QString& choice, cons
   if (!askCluster) return finding.summary += tr("no cluster to ask whether it holds it"), finding;
   auto configuration = setup.load();
   if (!configuration) return finding.summary += tr("no cluster is set up to ask whether it holds it"), finding;
-  auto cache = client::EnvironmentCache::open(*configuration);
+  auto cache = client::ClusterCache::open(*configuration, client::CacheArea::python_environments);
   auto found = cache ? (*cache)->find(summary->name) : Result<std::optional<yarn::LocalFile>>(cache.error());
   if (!found) {
     finding.summary += tr("could not ask the cluster whether it holds it (%1)").arg(qs(found.error().message));

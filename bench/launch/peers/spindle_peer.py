@@ -68,6 +68,12 @@ def run_trial(args, result):
     try:
         marks = common.wait_for_marks(args.marks_dir, names, t0 + args.timeout, failed)
         common.fill_timings(result, t0, marks, watcher, rm)
+        # After the clock stopped: `spindle watch` reads the master's events into the history
+        # store, from which master_phases() reads them once the job is over.
+        try:
+            subprocess.run([args.spindle, "watch", app_id], capture_output=True, timeout=8)
+        except subprocess.TimeoutExpired:
+            pass
     finally:
         def kill():
             killed = subprocess.run([args.spindle, "kill", app_id], capture_output=True, text=True, timeout=120)
@@ -75,6 +81,33 @@ def run_trial(args, result):
                 raise common.TrialError((killed.stderr or killed.stdout).strip()[-300:])
 
         common.settle_application(result, rm, watcher, app_id, kill)
+    result["phases"].update(master_phases(args, app_id, t0))
+
+
+def master_phases(args, app_id, t0):
+    """Where the master's time went, from its own events (seconds from the start of submission):
+    registered with the RM; the last container allocated, and in how many allocation rounds
+    (bursts of allocations more than 0.1 s apart); the last NodeManager start call answered
+    (launched); the last executor registered; the first cluster spec published."""
+    history = subprocess.run([args.spindle, "history", app_id, "--json"], capture_output=True, text=True,
+                             timeout=60)
+    if history.returncode != 0:
+        return {}
+    events = json.loads(history.stdout).get("events", [])
+
+    def times(kind, words=""):
+        return sorted(e["time_ms"] / 1000 - t0 for e in events if e["kind"] == kind and words in e["message"])
+
+    phases = {}
+    for key, stamps in (("am_registered_s", times("job", "registered")), ("last_allocated_s", times("allocated")),
+                        ("last_launched_s", times("launched")), ("last_registered_s", times("registered")),
+                        ("spec_published_s", times("cluster"))):
+        if stamps:
+            phases[key] = round(stamps[0] if key in ("am_registered_s", "spec_published_s") else stamps[-1], 3)
+    allocated = times("allocated")
+    if allocated:
+        phases["allocation_rounds"] = 1 + sum(1 for a, b in zip(allocated, allocated[1:]) if b - a > 0.1)
+    return phases
 
 
 def extra_arguments(parser):

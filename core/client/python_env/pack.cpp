@@ -1,7 +1,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 
 #include "client/python_env/relocation.h"
 #include "spindle/client/python_env.h"
+#include "spindle/core/sha256.h"
 
 namespace spindle::client {
 namespace {
@@ -57,31 +57,6 @@ Result<std::vector<Entry>> entries_of(const fs::path& root) {
 bool in_pycache(const fs::path& relative) {
   return std::any_of(relative.begin(), relative.end(), [](const fs::path& part) { return part == "__pycache__"; });
 }
-
-std::string hex(const unsigned char* bytes, std::size_t count) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string text;
-  for (std::size_t i = 0; i < count; ++i) {
-    text += digits[bytes[i] >> 4];
-    text += digits[bytes[i] & 0xf];
-  }
-  return text;
-}
-
-class Sha256 {
- public:
-  Sha256() : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) { EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr); }
-  void add(std::string_view text) { EVP_DigestUpdate(context_.get(), text.data(), text.size()); }
-  std::string hex_digest() {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_DigestFinal_ex(context_.get(), digest, &length);
-    return hex(digest, length);
-  }
-
- private:
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context_;
-};
 
 // A directory's size and time change whenever an entry comes or goes, such
 // as __pycache__; the entries themselves are counted, so they are left out.

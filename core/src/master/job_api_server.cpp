@@ -346,7 +346,12 @@ void Session::handle(Request request) {
     return;
   }
   if (path == "/v1/status" && request.method() == http::verb::get && server_.backend()) {
-    reply(request, http::status::ok, server_.backend()->status_json());
+    auto selection = parse_task_selection(query);
+    if (!selection) {
+      reply(request, http::status::bad_request, error_json(selection.error().message));
+      return;
+    }
+    reply(request, http::status::ok, to_json(server_.backend()->status(*selection)));
     return;
   }
   if (path == "/v1/events" && request.method() == http::verb::get && server_.backend()) {
@@ -539,13 +544,11 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
 }
 
 void Session::handle_page(const Request& request) {
-  auto status = parse_job_status(server_.backend()->status_json());
-  if (!status) {
-    reply(answering(request), http::status::internal_server_error, "<p>The job's status cannot be shown.</p>",
-          "text/html; charset=utf-8");
-    return;
-  }
-  reply(answering(request), http::status::ok, render_job_page(*status), "text/html; charset=utf-8");
+  const std::string_view target(request.target().data(), request.target().size());
+  const auto question = target.find('?');
+  const auto page = job_page_selection(question == std::string_view::npos ? "" : target.substr(question + 1));
+  reply(answering(request), http::status::ok, render_job_page(server_.backend()->status(page), page.type),
+        "text/html; charset=utf-8");
 }
 
 void Session::reply(Answering to, http::status status, std::string body, std::string_view content_type) {

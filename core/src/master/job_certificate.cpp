@@ -1,5 +1,7 @@
 #include "spindle/core/job_certificate.h"
 
+#include "spindle/core/sha256.h"
+
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -65,18 +67,7 @@ Result<JobCertificate> make_job_certificate(const std::string& application_id) {
   return made;
 }
 
-std::string certificate_der_sha256(std::string_view der) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  EVP_Digest(der.data(), der.size(), digest.data(), &length, EVP_sha256(), nullptr);
-  constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(hex[digest[i] >> 4]);
-    out.push_back(hex[digest[i] & 0x0F]);
-  }
-  return out;
-}
+std::string certificate_der_sha256(std::string_view der) { return sha256_hex(der); }
 
 Result<std::string> certificate_sha256(std::string_view certificate_pem) {
   Bio in(BIO_new_mem_buf(certificate_pem.data(), static_cast<int>(certificate_pem.size())));

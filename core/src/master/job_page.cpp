@@ -1,6 +1,12 @@
 #include "spindle/core/job_page.h"
 
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
 #include <ctime>
+#include <limits>
+#include <vector>
 
 namespace spindle {
 namespace {
@@ -54,9 +60,96 @@ pre{white-space:pre-wrap;background:#f8f9fa;padding:.6em;border:1px solid #d0d4d
 th,td{border-color:#3c4043}pre{background:#2d3136;border-color:#3c4043}a{color:#8ab4f8}}
 )css";
 
+// The order a task goes through; a count of each, in this order, reads as progress.
+constexpr std::array<std::string_view, 7> phase_order = {"requested", "launching", "registered", "running",
+                                                         "succeeded", "failed",    "stopped"};
+
+std::string page_link(const std::string& type, std::size_t page, const std::string& label) {
+  std::string query = "?page=" + std::to_string(page);
+  if (!type.empty()) query += "&amp;type=" + escaped(type);
+  return "<a href=\"" + query + "\">" + label + "</a>";
+}
+
+std::string summary_table(const JobStatus& status) {
+  std::vector<std::string_view> columns;
+  for (const auto phase : phase_order) {
+    for (const auto& summary : status.types) {
+      if (summary.phases.contains(std::string(phase))) {
+        columns.push_back(phase);
+        break;
+      }
+    }
+  }
+  std::string table = "<table><thead><tr><th>Type</th><th>Tasks</th>";
+  for (const auto phase : columns) table += "<th class=\"phase " + std::string(phase) + "\">" + std::string(phase) + "</th>";
+  table += "<th>Restarts</th></tr></thead><tbody>\n";
+  for (const auto& summary : status.types) {
+    table += "<tr><td>" + page_link(summary.type, 1, escaped(summary.type)) + "</td><td>" +
+             std::to_string(summary.tasks) + "</td>";
+    for (const auto phase : columns) {
+      const auto found = summary.phases.find(std::string(phase));
+      table += "<td>" + (found == summary.phases.end() ? std::string() : std::to_string(found->second)) + "</td>";
+    }
+    table += "<td>" + std::to_string(summary.restarts) + "</td></tr>\n";
+  }
+  return table + "</tbody></table>\n";
+}
+
+// "Tasks 101-200 of 10000 of type worker: previous, next, every type".
+std::string task_navigation(const JobStatus& status, const std::string& type) {
+  const bool paged = status.tasks.size() < status.tasks_selected;
+  if (!paged && type.empty()) return "";
+  std::string line = "<p>";
+  if (status.tasks.empty()) {
+    line += "No tasks here";
+  } else {
+    line += "Tasks " + std::to_string(status.tasks_offset + 1) + "&ndash;" +
+            std::to_string(status.tasks_offset + status.tasks.size()) + " of " + std::to_string(status.tasks_selected);
+  }
+  if (!type.empty()) line += " of type " + escaped(type);
+  const std::size_t page = status.tasks_offset / job_page_tasks + 1;
+  if (page > 1) line += " &middot; " + page_link(type, page - 1, "&lsaquo; previous");
+  if (status.tasks_offset + status.tasks.size() < status.tasks_selected) {
+    line += " &middot; " + page_link(type, page + 1, "next &rsaquo;");
+  }
+  if (!type.empty()) line += " &middot; <a href=\"./\">every type</a>";
+  return line + "</p>\n";
+}
+
+std::string query_value(std::string_view query, std::string_view key) {
+  std::size_t start = 0;
+  while (start < query.size()) {
+    const auto end = std::min(query.find('&', start), query.size());
+    const auto pair = query.substr(start, end - start);
+    if (pair.size() > key.size() && pair.starts_with(key) && pair[key.size()] == '=') {
+      return std::string(pair.substr(key.size() + 1));
+    }
+    start = end + 1;
+  }
+  return "";
+}
+
 }  // namespace
 
-std::string render_job_page(const JobStatus& status) {
+TaskSelection job_page_selection(std::string_view query) {
+  TaskSelection selection;
+  selection.limit = job_page_tasks;
+  const auto type = query_value(query, "type");
+  if (std::all_of(type.begin(), type.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; })) {
+    selection.type = type;
+  }
+  const auto page_text = query_value(query, "page");
+  std::size_t page = 1;
+  auto [end, ec] = std::from_chars(page_text.data(), page_text.data() + page_text.size(), page);
+  if (ec != std::errc() || end != page_text.data() + page_text.size() || page == 0 ||
+      page > std::numeric_limits<std::size_t>::max() / job_page_tasks) {
+    page = 1;
+  }
+  selection.offset = (page - 1) * job_page_tasks;
+  return selection;
+}
+
+std::string render_job_page(const JobStatus& status, const std::string& type) {
   const bool running = status.state == "running";
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   if (running) page += "<meta http-equiv=\"refresh\" content=\"5\">";
@@ -66,12 +159,13 @@ std::string render_job_page(const JobStatus& status) {
           " &middot; <span class=\"phase " + escaped(status.state) + "\">" + escaped(status.state) + "</span>";
   if (status.started_ms > 0) page += " &middot; started " + utc_time(status.started_ms) + " UTC";
   page += " &middot; cluster version " + std::to_string(status.cluster_version) + "</p>\n";
-  for (const auto& task : status.tasks) {
-    if (task.task.starts_with("tensorboard:") && !task.address.empty() && task.phase == "running") {
-      page += "<p>TensorBoard: " + link("http://" + task.address + "/", task.address) + "</p>\n";
-    }
+  if (!status.tensorboard_address.empty()) {
+    page += "<p>TensorBoard: " + link("http://" + status.tensorboard_address + "/", status.tensorboard_address) +
+            "</p>\n";
   }
   if (!status.diagnostics.empty()) page += "<pre>" + escaped(status.diagnostics) + "</pre>\n";
+  if (!status.types.empty()) page += summary_table(status);
+  page += task_navigation(status, type);
   page +=
       "<table><thead><tr><th>Task</th><th>State</th><th>Address</th><th>Node</th><th>Exit</th><th>Restarts</th>"
       "<th>Logs</th><th>Started (UTC)</th><th>Ended (UTC)</th></tr></thead><tbody>\n";
@@ -85,6 +179,7 @@ std::string render_job_page(const JobStatus& status) {
             utc_time(task.started_ms) + "</td><td>" + utc_time(task.finished_ms) + "</td></tr>\n";
   }
   page += "</tbody></table>\n";
+  page += task_navigation(status, type);
   page += running ? "<p><a href=\"./\">Reload</a> (this page reloads itself every 5 s)</p>\n" : "";
   page += "</body></html>\n";
   return page;

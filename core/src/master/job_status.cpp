@@ -1,13 +1,72 @@
 #include "spindle/core/job_status.h"
 
+#include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "spindle/core/job_lifecycle.h"
 
 namespace spindle {
 
+namespace {
+
+std::optional<std::string_view> query_value(std::string_view query, std::string_view key) {
+  std::size_t start = 0;
+  while (start < query.size()) {
+    const auto end = std::min(query.find('&', start), query.size());
+    const auto pair = query.substr(start, end - start);
+    if (pair.size() > key.size() && pair.starts_with(key) && pair[key.size()] == '=') {
+      return pair.substr(key.size() + 1);
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+Result<std::size_t> query_count(std::string_view query, std::string_view key, std::size_t fallback) {
+  const auto text = query_value(query, key);
+  if (!text) return fallback;
+  std::size_t value = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || end != text->data() + text->size()) {
+    return make_error("the status query's " + std::string(key) + " is \"" + std::string(*text) +
+                      "\"; it must be a whole number");
+  }
+  return value;
+}
+
+TaskTypeSummary& summary_of(std::vector<TaskTypeSummary>& types, const std::string& type) {
+  for (auto& summary : types) {
+    if (summary.type == type) return summary;
+  }
+  types.push_back(TaskTypeSummary{type, 0, {}, 0});
+  return types.back();
+}
+
+}  // namespace
+
+Result<TaskSelection> parse_task_selection(std::string_view query) {
+  TaskSelection selection;
+  if (const auto type = query_value(query, "type")) {
+    for (const char c : *type) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') {
+        return make_error("the status query's type is \"" + std::string(*type) + "\", which is no task type's name");
+      }
+    }
+    selection.type = std::string(*type);
+  }
+  auto offset = query_count(query, "offset", 0);
+  if (!offset) return offset.error();
+  auto limit = query_count(query, "limit", selection.limit);
+  if (!limit) return limit.error();
+  selection.offset = *offset;
+  selection.limit = *limit;
+  return selection;
+}
+
 JobStatus job_status(const JobLifecycle& lifecycle, const std::string& application_id, std::uint64_t cluster_version,
-                     std::int64_t started_ms) {
+                     std::int64_t started_ms, const TaskSelection& selection) {
   JobStatus status;
   status.application_id = application_id;
   status.name = lifecycle.spec().name;
@@ -15,7 +74,18 @@ JobStatus job_status(const JobLifecycle& lifecycle, const std::string& applicati
   status.diagnostics = lifecycle.diagnostics();
   status.cluster_version = cluster_version;
   status.started_ms = started_ms;
+  status.tasks_offset = selection.offset;
   for (const auto& record : lifecycle.tasks()) {
+    auto& summary = summary_of(status.types, record.id.type);
+    ++summary.tasks;
+    ++summary.phases[std::string(to_string(record.phase))];
+    summary.restarts += record.restarts;
+    if (record.id.type == "tensorboard" && record.phase == TaskPhase::running && record.address) {
+      status.tensorboard_address = record.address->host + ":" + std::to_string(record.address->port);
+    }
+    if (!selection.type.empty() && record.id.type != selection.type) continue;
+    const auto position = status.tasks_selected++;
+    if (position < selection.offset || position - selection.offset >= selection.limit) continue;
     TaskStatus task;
     task.task = record.id.to_string();
     task.phase = std::string(to_string(record.phase));
@@ -99,12 +169,23 @@ std::string to_json(const JobStatus& status) {
                      {"cluster_version", task.cluster_version},
                      {"earlier_attempts", earlier_json(task.earlier_attempts)}});
   }
+  auto types = nlohmann::ordered_json::array();
+  for (const auto& summary : status.types) {
+    types.push_back({{"type", summary.type},
+                     {"tasks", summary.tasks},
+                     {"phases", summary.phases},
+                     {"restarts", summary.restarts}});
+  }
   const nlohmann::ordered_json json = {{"application_id", status.application_id},
                                        {"name", status.name},
                                        {"state", status.state},
                                        {"diagnostics", status.diagnostics},
                                        {"cluster_version", status.cluster_version},
                                        {"started_ms", status.started_ms},
+                                       {"types", std::move(types)},
+                                       {"tensorboard_address", status.tensorboard_address},
+                                       {"tasks_selected", status.tasks_selected},
+                                       {"tasks_offset", status.tasks_offset},
                                        {"tasks", std::move(tasks)}};
   return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -120,6 +201,23 @@ Result<JobStatus> parse_job_status(const std::string& text) {
     status.diagnostics = json.value("diagnostics", std::string());
     status.cluster_version = json.value("cluster_version", std::uint64_t{0});
     status.started_ms = json.value("started_ms", std::int64_t{0});
+    if (json.contains("types") && json["types"].is_array()) {
+      for (const auto& item : json["types"]) {
+        if (!item.is_object()) continue;
+        TaskTypeSummary summary;
+        summary.type = item.value("type", std::string());
+        summary.tasks = item.value("tasks", 0);
+        summary.restarts = item.value("restarts", 0);
+        if (item.contains("phases") && item["phases"].is_object()) {
+          for (const auto& [phase, count] : item["phases"].items()) {
+            if (count.is_number_integer()) summary.phases[phase] = count.get<int>();
+          }
+        }
+        status.types.push_back(std::move(summary));
+      }
+    }
+    status.tasks_offset = json.value("tasks_offset", std::size_t{0});
+    status.tensorboard_address = json.value("tensorboard_address", std::string());
     if (json.contains("tasks") && json["tasks"].is_array()) {
       for (const auto& item : json["tasks"]) {
         TaskStatus task;
@@ -145,6 +243,8 @@ Result<JobStatus> parse_job_status(const std::string& text) {
         status.tasks.push_back(std::move(task));
       }
     }
+    // A master of an earlier release lists every task and says nothing more.
+    status.tasks_selected = json.value("tasks_selected", status.tasks.size());
     return status;
   } catch (const nlohmann::json::exception& e) {
     return make_error(std::string("the job status has a field of the wrong type: ") + e.what());

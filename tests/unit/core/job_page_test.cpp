@@ -38,6 +38,7 @@ JobStatus running_job() {
   board.phase = "running";
   board.address = "node2:6006";
   status.tasks.push_back(board);
+  status.tensorboard_address = board.address;  // as job_status() finds it
   return status;
 }
 
@@ -70,7 +71,7 @@ class StatusOnlyBackend : public JobApiBackend {
   }
   Result<void> heartbeat(const TaskId&, const TaskHeartbeat&) override { return {}; }
   Result<void> result(const TaskId&, const TaskResult&) override { return {}; }
-  std::string status_json() override { return to_json(running_job()); }
+  JobStatus status(const TaskSelection&) override { return running_job(); }
   EventLog& events() override { return events_; }
 
  private:

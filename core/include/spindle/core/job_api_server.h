@@ -6,6 +6,7 @@
 #include <string>
 
 #include "spindle/core/event_log.h"
+#include "spindle/core/job_status.h"
 #include "spindle/core/rendezvous.h"
 #include "spindle/core/result.h"
 
@@ -63,7 +64,8 @@ class JobApiBackend {
                                      const Reattachment& reattachment) = 0;
   virtual Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) = 0;
   virtual Result<void> result(const TaskId& task, const TaskResult& result) = 0;
-  virtual std::string status_json() = 0;
+  // The job with the tasks the selection lists (GET /v1/status, the job's page).
+  virtual JobStatus status(const TaskSelection& selection) = 0;
   virtual EventLog& events() = 0;
 };
 

@@ -1,8 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "spindle/core/result.h"
@@ -44,6 +47,27 @@ struct TaskStatus {
   std::vector<EarlierAttempt> earlier_attempts;  // oldest first; the current one is above
 };
 
+// One task type's tasks counted by phase: what a job of thousands of tasks
+// shows first, whichever of its tasks are listed.
+struct TaskTypeSummary {
+  std::string type;
+  int tasks = 0;
+  std::map<std::string, int> phases;  // phase name to count, only phases some task is in
+  int restarts = 0;
+};
+
+// Which tasks a status lists: by default all of them; or those of one type,
+// and a page of those.
+struct TaskSelection {
+  std::string type;  // empty: every type
+  std::size_t offset = 0;
+  std::size_t limit = std::numeric_limits<std::size_t>::max();
+};
+
+// The selection a query string asks for (type=worker&offset=100&limit=50);
+// an error names the parameter that is wrong.
+Result<TaskSelection> parse_task_selection(std::string_view query);
+
 // A job as its application master reports it (GET /v1/status).
 struct JobStatus {
   std::string application_id;
@@ -52,11 +76,15 @@ struct JobStatus {
   std::string diagnostics;
   std::uint64_t cluster_version = 0;
   std::int64_t started_ms = 0;
-  std::vector<TaskStatus> tasks;
+  std::vector<TaskTypeSummary> types;  // every type of the job, in the order of its tasks
+  std::string tensorboard_address;     // host:port of a running TensorBoard task, listed or not
+  std::size_t tasks_selected = 0;      // tasks the selection matched, listed or not
+  std::size_t tasks_offset = 0;        // of the first listed one among them
+  std::vector<TaskStatus> tasks;       // the listed ones
 };
 
 JobStatus job_status(const JobLifecycle& lifecycle, const std::string& application_id, std::uint64_t cluster_version,
-                     std::int64_t started_ms);
+                     std::int64_t started_ms, const TaskSelection& selection = {});
 std::string to_json(const JobStatus& status);
 Result<JobStatus> parse_job_status(const std::string& json);
 

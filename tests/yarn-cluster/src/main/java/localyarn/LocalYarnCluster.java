@@ -80,12 +80,29 @@ import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
  * (see {@link Kerberos}).
  */
 public final class LocalYarnCluster {
+  private static int sizeFromEnvironment(String name, int fallback) {
+    String value = System.getenv(name);
+    if (value == null || value.isEmpty()) {
+      return fallback;
+    }
+    try {
+      int size = Integer.parseInt(value);
+      if (size > 0) {
+        return size;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new IllegalArgumentException(name + " is \"" + value + "\"; it must be a positive whole number");
+  }
+
   static final String GPU = "yarn.io/gpu";
   static final String GPU_LABEL = "gpu";
-  static final int NODE_MEMORY_MB = 12 * 1024;
   // Enough for ~20 one-vcore containers plus their AM on the one unlabelled node. Vcores are only
-  // a scheduling count here (no cgroups), so they may exceed the machine's cores.
-  static final int NODE_VCORES = 32;
+  // a scheduling count here (no cgroups), so they may exceed the machine's cores. A benchmark of
+  // hundreds of small containers sets SPINDLE_NODE_MEMORY_MB and SPINDLE_NODE_VCORES.
+  static final int NODE_MEMORY_MB = sizeFromEnvironment("SPINDLE_NODE_MEMORY_MB", 12 * 1024);
+  static final int NODE_VCORES = sizeFromEnvironment("SPINDLE_NODE_VCORES", 32);
   static final int GPUS_ON_GPU_NODE = 2;
   /** Fault mode: how long the RM waits for a silent NodeManager before declaring it LOST. */
   static final int NM_EXPIRY_MS = 10_000;

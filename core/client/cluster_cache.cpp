@@ -1,4 +1,4 @@
-#include "spindle/client/environment_cache.h"
+#include "spindle/client/cluster_cache.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 // A name from the user (spindle env rm) must stay inside the cache.
 Result<void> check_name(const std::string& name) {
   if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) {
-    return make_error("\"" + name + "\" is not the name of a cached environment; spindle env list shows them");
+    return make_error("\"" + name + "\" is not the name of a cached file; spindle env list shows the environments");
   }
   return {};
 }
@@ -30,20 +30,30 @@ bool is_temporary(const std::string& name) {
   return name.starts_with('.') && name.find(".uploading-") != std::string::npos;
 }
 
-yarn::LocalFile as_resource(const std::string& name, std::string url, std::int64_t size, std::int64_t time) {
+// How a cached file reaches a container: its name in the working directory,
+// and whether the node unpacks it.
+yarn::LocalFile as_resource(CacheArea area, const std::string& name, std::string url, std::int64_t size,
+                            std::int64_t time) {
   yarn::LocalFile file;
-  file.name = name.ends_with(".pex") ? "python_env.pex" : "python_env";
+  if (area == CacheArea::container_binaries) {
+    file.name = "spindle-container";
+    file.archive = false;
+  } else {
+    file.name = name.ends_with(".pex") ? "python_env.pex" : "python_env";
+    file.archive = !name.ends_with(".pex");
+  }
   file.url = std::move(url);
   file.size = size;
   file.modification_time = time;
-  file.archive = !name.ends_with(".pex");
   file.kept_for_user = true;
   return file;
 }
 
-class LocalCache final : public EnvironmentCache {
+std::string directory_of(CacheArea area) { return area == CacheArea::container_binaries ? "bin" : "envs"; }
+
+class LocalCache final : public ClusterCache {
  public:
-  explicit LocalCache(fs::path directory) : directory_(std::move(directory)) {}
+  LocalCache(CacheArea area, fs::path directory) : area_(area), directory_(std::move(directory)) {}
 
   Result<std::optional<yarn::LocalFile>> find(const std::string& name) override {
     if (auto checked = check_name(name); !checked) return checked.error();
@@ -68,8 +78,8 @@ class LocalCache final : public EnvironmentCache {
     if (progress) progress(size, size);
     return described(name);
   }
-  Result<std::vector<CachedEnvironment>> list() override {
-    std::vector<CachedEnvironment> found;
+  Result<std::vector<CachedFile>> list() override {
+    std::vector<CachedFile> found;
     std::error_code ec;
     if (!fs::exists(directory_, ec)) return found;
     for (const auto& entry : fs::directory_iterator(directory_, ec)) {
@@ -99,16 +109,18 @@ class LocalCache final : public EnvironmentCache {
   yarn::LocalFile described(const std::string& name) const {
     std::error_code ec;
     const auto path = directory_ / name;
-    return as_resource(name, "file://" + path.string(), static_cast<std::int64_t>(fs::file_size(path, ec)),
+    return as_resource(area_, name, "file://" + path.string(), static_cast<std::int64_t>(fs::file_size(path, ec)),
                        modification_ms(path));
   }
 
+  CacheArea area_;
   fs::path directory_;
 };
 
-class HdfsCache final : public EnvironmentCache {
+class HdfsCache final : public ClusterCache {
  public:
-  HdfsCache(yarn::WebHdfs hdfs, std::string directory) : hdfs_(std::move(hdfs)), directory_(std::move(directory)) {}
+  HdfsCache(CacheArea area, yarn::WebHdfs hdfs, std::string directory)
+      : area_(area), hdfs_(std::move(hdfs)), directory_(std::move(directory)) {}
 
   Result<std::optional<yarn::LocalFile>> find(const std::string& name) override {
     if (auto checked = check_name(name); !checked) return checked.error();
@@ -137,10 +149,10 @@ class HdfsCache final : public EnvironmentCache {
     }
     return described(name);
   }
-  Result<std::vector<CachedEnvironment>> list() override {
+  Result<std::vector<CachedFile>> list() override {
     auto there = hdfs_.exists(directory_);
     if (!there) return there.error();
-    std::vector<CachedEnvironment> found;
+    std::vector<CachedFile> found;
     if (!*there) return found;
     auto entries = hdfs_.list(directory_);
     if (!entries) return entries.error();
@@ -162,26 +174,28 @@ class HdfsCache final : public EnvironmentCache {
   Result<yarn::LocalFile> described(const std::string& name) {
     auto status = hdfs_.status(path_of(name));
     if (!status) return status.error();
-    return as_resource(name, hdfs_.uri(path_of(name)), status->length, status->modification_time);
+    return as_resource(area_, name, hdfs_.uri(path_of(name)), status->length, status->modification_time);
   }
 
+  CacheArea area_;
   yarn::WebHdfs hdfs_;
   std::string directory_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<EnvironmentCache>> EnvironmentCache::open(const yarn::HadoopConfiguration& configuration) {
+Result<std::unique_ptr<ClusterCache>> ClusterCache::open(const yarn::HadoopConfiguration& configuration,
+                                                         CacheArea area) {
   const auto default_fs = configuration.get_or("fs.defaultFS", "file:///");
   if (default_fs.starts_with("file:")) {
     const char* home = std::getenv("HOME");
-    return std::unique_ptr<EnvironmentCache>(
-        std::make_unique<LocalCache>(fs::path(home ? home : "/tmp") / ".spindle" / "envs"));
+    return std::unique_ptr<ClusterCache>(
+        std::make_unique<LocalCache>(area, fs::path(home ? home : "/tmp") / ".spindle" / directory_of(area)));
   }
   auto hdfs = yarn::WebHdfs::from_configuration(configuration);
   if (!hdfs) return hdfs.error();
-  const auto directory = "/user/" + hdfs->options().user + "/.spindle/envs";
-  return std::unique_ptr<EnvironmentCache>(std::make_unique<HdfsCache>(std::move(*hdfs), directory));
+  const auto directory = "/user/" + hdfs->options().user + "/.spindle/" + directory_of(area);
+  return std::unique_ptr<ClusterCache>(std::make_unique<HdfsCache>(area, std::move(*hdfs), directory));
 }
 
 }  // namespace spindle::client
