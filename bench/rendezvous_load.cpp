@@ -9,8 +9,12 @@
 // reported; at most CONNECTING executors connect at once, as a listen backlog
 // allows. "plain" makes the executors ask for uncompressed JSON; "tls" puts
 // the API behind TLS with a job certificate, as on an encrypted cluster, each
-// executor making its own handshake.
-// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [plain] [tls]
+// executor making its own handshake. "heartbeats" replaces the restart round
+// with the steady state of a running job: the API answers for the application
+// master's job life cycle, and every executor, holding its spec, reports a
+// heartbeat every 5 s (as the task executor does) for 30 s; the figure is the
+// API's CPU over that time, as a share of one core.
+// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [plain] [tls] [heartbeats]
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -28,15 +32,18 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "net/maybe_tls_stream.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_certificate.h"
+#include "spindle/core/job_lifecycle.h"
 #include "spindle/core/spec_parser.h"
 
 namespace beast = boost::beast;
@@ -64,8 +71,13 @@ struct Totals {
   std::atomic<std::uint64_t> body_bytes{0};
   std::atomic<std::uint64_t> header_bytes{0};
   std::atomic<int> not_modified{0};
+  std::atomic<int> heartbeats{0};
   bool gzip = true;
+  bool heartbeat_phase = false;
 };
+
+constexpr auto heartbeat_interval = std::chrono::seconds(5);
+constexpr int heartbeat_rounds = 6;
 
 // A job spec allows 10,000 tasks of one type: beyond that, executors are ps tasks.
 constexpr int per_type = 10'000;
@@ -81,7 +93,7 @@ std::string registration(int index, const std::string& network, const std::strin
 
 struct Executor : std::enable_shared_from_this<Executor> {
   Executor(net::io_context& io, ssl::context* tls, int task_index, std::uint16_t server_port, Totals& run_totals)
-      : stream(beast::tcp_stream(io), tls), index(task_index), port(server_port), totals(run_totals) {
+      : stream(beast::tcp_stream(io), tls), timer(io), index(task_index), port(server_port), totals(run_totals) {
     // Room for a whole answer: a buffer that starts small reads it 512 bytes at a time.
     buffer.reserve(16 * 1024);
   }
@@ -137,10 +149,45 @@ struct Executor : std::enable_shared_from_this<Executor> {
         if (self->index == 0 && !self->check()) return self->fail("decode");
         if (self->held == 1) {
           ++self->totals.holding_first;
-          self->send_poll();  // and wait for the next version, as a running task does
+          // Wait for the next version, as a running task does; or, in the heartbeat phase, report.
+          if (!self->totals.heartbeat_phase) self->send_poll();
         } else {
           ++self->totals.holding_second;
         }
+      });
+    });
+  }
+  // Heartbeats at a steady pace from `first`, the executors spread evenly over the interval.
+  void start_heartbeats(std::chrono::steady_clock::time_point first) {
+    next_heartbeat = first;
+    wait_for_heartbeat();
+  }
+  void wait_for_heartbeat() {
+    timer.expires_at(next_heartbeat);
+    timer.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec) return self->fail("heartbeat timer", ec);
+      self->send_heartbeat();
+    });
+  }
+  void send_heartbeat() {
+    request = {http::verb::post, task_path(index) + "/heartbeat", 11};
+    request.set(http::field::host, "127.0.0.1");
+    request.set("X-Spindle-Secret", "bench-secret");
+    request.body() = "{\"container\":\"c" + std::to_string(index) +
+                     "\",\"rss_bytes\":" + std::to_string(300'000'000 + index) +
+                     ",\"cpu_seconds\":" + std::to_string(12.5 + sent) + ",\"processes\":3,\"cluster_version\":1}";
+    request.prepare_payload();
+    response = {};
+    http::async_write(stream, request, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->fail("heartbeat", ec);
+      http::async_read(self->stream, self->buffer, self->response, [self](beast::error_code read_ec, std::size_t) {
+        if (read_ec || self->response.result_int() != 200) {
+          return self->fail("heartbeat", read_ec, self->response.result_int());
+        }
+        ++self->totals.heartbeats;
+        if (++self->sent == heartbeat_rounds) return;
+        self->next_heartbeat += heartbeat_interval;
+        self->wait_for_heartbeat();
       });
     });
   }
@@ -166,6 +213,7 @@ struct Executor : std::enable_shared_from_this<Executor> {
   }
 
   spindle::MaybeTlsStream stream;
+  net::steady_timer timer;
   beast::flat_buffer buffer;
   http::request<http::string_body> request;
   http::response<http::string_body> response;
@@ -174,7 +222,53 @@ struct Executor : std::enable_shared_from_this<Executor> {
   Totals& totals;
   int held = 0;
   std::size_t expected = 0;
+  int sent = 0;
+  std::chrono::steady_clock::time_point next_heartbeat;
 };
+
+// What the application master puts behind the API: its job life cycle, every
+// task given container "c<executor>" as if YARN had allocated them.
+class LifecycleBackend final : public spindle::JobApiBackend {
+ public:
+  LifecycleBackend(const spindle::JobSpec& spec, spindle::Rendezvous& rendezvous)
+      : lifecycle_(spec, rendezvous, events_) {
+    int container = 0;
+    for (const auto& task : spec.tasks) {
+      for (int i = 0; i < task.instances; ++i) {
+        lifecycle_.assign_container(task.type, "c" + std::to_string(container++), "node:1", "node:2", "");
+      }
+    }
+  }
+  spindle::Result<void> register_task(const spindle::TaskId& task, const spindle::HostPort& address,
+                                      const std::string& container,
+                                      const spindle::Reattachment& reattachment) override {
+    std::lock_guard lock(mutex_);
+    return lifecycle_.register_task(task, address, container, reattachment);
+  }
+  spindle::Result<void> heartbeat(const spindle::TaskId& task, const spindle::TaskHeartbeat& heartbeat) override {
+    std::lock_guard lock(mutex_);
+    return lifecycle_.heartbeat(task, heartbeat);
+  }
+  spindle::Result<void> result(const spindle::TaskId& task, const spindle::TaskResult& result) override {
+    std::lock_guard lock(mutex_);
+    return lifecycle_.result(task, result);
+  }
+  spindle::JobStatus status(const spindle::TaskSelection& selection) override {
+    std::lock_guard lock(mutex_);
+    return spindle::job_status(lifecycle_, "application_1_0001", 1, 0, selection);
+  }
+  spindle::EventLog& events() override { return events_; }
+
+ private:
+  spindle::EventLog events_;
+  spindle::JobLifecycle lifecycle_;
+  std::mutex mutex_;
+};
+
+double cpu_seconds(const rusage& use) {
+  return static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) +
+         static_cast<double>(use.ru_utime.tv_usec + use.ru_stime.tv_usec) / 1e6;
+}
 
 // Registers one task again from its new container, on a connection of its own.
 struct Reregistration : std::enable_shared_from_this<Reregistration> {
@@ -225,6 +319,7 @@ int main(int argc, char** argv) {
   for (int i = 4; i < argc; ++i) {
     if (std::strcmp(argv[i], "plain") == 0) totals.gzip = false;
     if (std::strcmp(argv[i], "tls") == 0) tls = true;
+    if (std::strcmp(argv[i], "heartbeats") == 0) totals.heartbeat_phase = true;
   }
   std::optional<spindle::JobCertificate> certificate;
   if (tls) {
@@ -246,8 +341,8 @@ int main(int argc, char** argv) {
     setrlimit(RLIMIT_NOFILE, &limit);
   }
 
-  int port_pipe[2];     // child -> parent: the port, then "withdrawn"
-  int command_pipe[2];  // parent -> child: "restart one task"; closed when the run is over
+  int port_pipe[2];     // child -> parent: the port, then "withdrawn" or the CPU seconds of a phase
+  int command_pipe[2];  // parent -> child: "restart one task", "phase starts", "phase ends"; closed at the end
   if (::pipe(port_pipe) != 0 || ::pipe(command_pipe) != 0) return 1;
   const pid_t server_pid = ::fork();
   if (server_pid == 0) {
@@ -268,12 +363,26 @@ int main(int argc, char** argv) {
       api.tls_certificate_pem = certificate->certificate_pem;
       api.tls_key_pem = certificate->key_pem;
     }
-    auto server = spindle::JobApiServer::start(rendezvous, api);
+    std::unique_ptr<LifecycleBackend> backend;
+    if (totals.heartbeat_phase) backend = std::make_unique<LifecycleBackend>(*spec, rendezvous);
+    auto server = spindle::JobApiServer::start(rendezvous, api, backend.get());
     const std::uint16_t port = server ? (*server)->port() : 0;
     if (::write(port_pipe[1], &port, sizeof(port)) != sizeof(port)) return 1;
     if (!server) return 1;
     char command;
+    rusage phase_start{};
     while (::read(command_pipe[0], &command, 1) > 0) {
+      if (command == 'h') {
+        getrusage(RUSAGE_SELF, &phase_start);
+        continue;
+      }
+      if (command == 'e') {
+        rusage phase_end{};
+        getrusage(RUSAGE_SELF, &phase_end);
+        const double used = cpu_seconds(phase_end) - cpu_seconds(phase_start);
+        if (::write(port_pipe[1], &used, sizeof(used)) != sizeof(used)) return 1;
+        continue;
+      }
       // Every executor's poll past version 1 has reached the registry before
       // the task goes, so the round measures the answers, not the polls.
       while (rendezvous.waiting_count() < static_cast<std::size_t>(executors)) {
@@ -297,10 +406,12 @@ int main(int argc, char** argv) {
   net::io_context io;
   auto work = net::make_work_guard(io);
   int started = 0;
+  std::vector<std::shared_ptr<Executor>> everyone;
   std::function<void()> start_next;
   start_next = [&] {
     if (started >= executors) return;
     auto executor = std::make_shared<Executor>(io, tls ? &client_tls : nullptr, started++, port, totals);
+    everyone.push_back(executor);
     executor->expected = static_cast<std::size_t>(executors);
     executor->on_registered = [&] { start_next(); };
     executor->start();
@@ -318,7 +429,25 @@ int main(int argc, char** argv) {
 
   double second_seconds = 0;
   bool second_ok = false;
-  if (first_ok) {
+  double phase_seconds = 0;
+  double phase_cpu = 0;
+  if (first_ok && totals.heartbeat_phase) {
+    const char begin = 'h';
+    const char end = 'e';
+    const auto phase_start = std::chrono::steady_clock::now();
+    if (::write(command_pipe[1], &begin, 1) == 1) {
+      net::post(io, [&] {
+        for (const auto& executor : everyone) {
+          executor->start_heartbeats(phase_start +
+                                     std::chrono::milliseconds(heartbeat_interval) * executor->index / executors);
+        }
+      });
+      second_ok = wait_for(totals.heartbeats, executors * heartbeat_rounds, totals.failed);
+      phase_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start).count();
+      second_ok = second_ok && ::write(command_pipe[1], &end, 1) == 1 &&
+                  ::read(port_pipe[0], &phase_cpu, sizeof(phase_cpu)) == sizeof(phase_cpu);
+    }
+  } else if (first_ok) {
     const char restart = 'r';
     char withdrawn = 0;
     if (::write(command_pipe[1], &restart, 1) == 1 && ::read(port_pipe[0], &withdrawn, 1) == 1) {
@@ -338,18 +467,26 @@ int main(int argc, char** argv) {
   const bool server_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   rusage server_use{};
   getrusage(RUSAGE_CHILDREN, &server_use);
-  const double server_cpu = static_cast<double>(server_use.ru_utime.tv_sec + server_use.ru_stime.tv_sec) +
-                            static_cast<double>(server_use.ru_utime.tv_usec + server_use.ru_stime.tv_usec) / 1e6;
+  const double server_cpu = cpu_seconds(server_use);
 
   std::printf(
       "%d executors (%s%s) registered and received the cluster spec in %.3f s: %.1f MB of spec (%.1f KB each), "
       "%.1f MB of headers\n",
       totals.holding_first.load(), totals.gzip ? "gzip" : "plain JSON", tls ? ", TLS" : "", first_seconds,
       first_body / 1e6, first_body / 1e3 / std::max(1, executors), first_headers / 1e6);
-  std::printf(
-      "restart round: one task registered again at a new address; %d executors held the new version in %.3f s: "
-      "%.1f MB of spec\n",
-      totals.holding_second.load(), second_seconds, (totals.body_bytes.load() - first_body) / 1e6);
+  if (totals.heartbeat_phase) {
+    std::printf(
+        "heartbeats: %d in %.1f s (every executor every %lld s), %.0f a second; the job API used %.2f CPU seconds, "
+        "%.3f of a core (%.1f us each)\n",
+        totals.heartbeats.load(), phase_seconds, static_cast<long long>(heartbeat_interval.count()),
+        totals.heartbeats.load() / std::max(phase_seconds, 1e-9), phase_cpu, phase_cpu / std::max(phase_seconds, 1e-9),
+        phase_cpu * 1e6 / std::max(1, totals.heartbeats.load()));
+  } else {
+    std::printf(
+        "restart round: one task registered again at a new address; %d executors held the new version in %.3f s: "
+        "%.1f MB of spec\n",
+        totals.holding_second.load(), second_seconds, (totals.body_bytes.load() - first_body) / 1e6);
+  }
   std::printf("the job API: peak resident %.1f MiB, %.2f CPU seconds; %d failed; it %s\n",
               static_cast<double>(server_use.ru_maxrss) / 1024.0, server_cpu, totals.failed.load(),
               server_ok ? "ended cleanly" : "crashed");

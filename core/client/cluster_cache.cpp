@@ -49,7 +49,9 @@ yarn::LocalFile as_resource(CacheArea area, const std::string& name, std::string
   return file;
 }
 
-std::string directory_of(CacheArea area) { return area == CacheArea::container_binaries ? "bin" : "envs"; }
+std::string directory_of(CacheArea area) {
+  return area == CacheArea::container_binaries ? "bin" : "envs";
+}
 
 class LocalCache final : public ClusterCache {
  public:

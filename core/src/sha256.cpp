@@ -9,11 +9,17 @@
 
 namespace spindle {
 
-Sha256::Sha256() : context_(EVP_MD_CTX_new()) { EVP_DigestInit_ex(context_, EVP_sha256(), nullptr); }
+Sha256::Sha256() : context_(EVP_MD_CTX_new()) {
+  EVP_DigestInit_ex(context_, EVP_sha256(), nullptr);
+}
 
-Sha256::~Sha256() { EVP_MD_CTX_free(context_); }
+Sha256::~Sha256() {
+  EVP_MD_CTX_free(context_);
+}
 
-void Sha256::add(std::string_view bytes) { EVP_DigestUpdate(context_, bytes.data(), bytes.size()); }
+void Sha256::add(std::string_view bytes) {
+  EVP_DigestUpdate(context_, bytes.data(), bytes.size());
+}
 
 std::string Sha256::hex_digest() {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};

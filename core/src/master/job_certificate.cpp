@@ -67,7 +67,9 @@ Result<JobCertificate> make_job_certificate(const std::string& application_id) {
   return made;
 }
 
-std::string certificate_der_sha256(std::string_view der) { return sha256_hex(der); }
+std::string certificate_der_sha256(std::string_view der) {
+  return sha256_hex(der);
+}
 
 Result<std::string> certificate_sha256(std::string_view certificate_pem) {
   Bio in(BIO_new_mem_buf(certificate_pem.data(), static_cast<int>(certificate_pem.size())));

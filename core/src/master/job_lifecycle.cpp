@@ -68,6 +68,7 @@ std::string_view to_string(JobOutcome outcome) {
 JobLifecycle::JobLifecycle(JobSpec spec, Rendezvous& rendezvous, EventLog& events, std::chrono::seconds evaluator_grace)
     : spec_(std::move(spec)), rendezvous_(rendezvous), events_(events), evaluator_grace_(evaluator_grace) {
   for (const auto& task : spec_.tasks) {
+    first_of_type_[task.type] = tasks_.size();
     for (int index = 0; index < task.instances; ++index) {
       TaskRecord record;
       record.id = TaskId{task.type, index};
@@ -81,8 +82,12 @@ const TaskSpec& JobLifecycle::spec_of(const TaskId& task) const {
 }
 
 TaskRecord* JobLifecycle::find_mutable(const TaskId& task) {
-  auto found = std::find_if(tasks_.begin(), tasks_.end(), [&](const TaskRecord& record) { return record.id == task; });
-  return found == tasks_.end() ? nullptr : &*found;
+  // Tasks lie by type, index 0 first: a heartbeat of one of 10,000 executors finds its own at once.
+  const auto first = first_of_type_.find(task.type);
+  if (first == first_of_type_.end() || task.index < 0) return nullptr;
+  const auto position = first->second + static_cast<std::size_t>(task.index);
+  if (position >= tasks_.size() || tasks_[position].id != task) return nullptr;
+  return &tasks_[position];
 }
 
 const TaskRecord* JobLifecycle::find(const TaskId& task) const {
@@ -157,9 +162,11 @@ std::optional<TaskId> JobLifecycle::assign_container(const std::string& type, co
                                                      const std::string& node, const std::string& node_http_address,
                                                      const std::string& log_url) {
   if (ending() || grace_ends_) return std::nullopt;
-  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+  const auto first = first_of_type_.find(type);
+  if (first == first_of_type_.end()) return std::nullopt;
+  for (std::size_t i = first->second; i < tasks_.size() && tasks_[i].id.type == type; ++i) {
     auto& task = tasks_[i];
-    if (task.id.type != type || task.phase != TaskPhase::requested) continue;
+    if (task.phase != TaskPhase::requested) continue;
     task.phase = TaskPhase::launching;
     task.container = container;
     task.node = node;

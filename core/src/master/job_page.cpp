@@ -81,7 +81,8 @@ std::string summary_table(const JobStatus& status) {
     }
   }
   std::string table = "<table><thead><tr><th>Type</th><th>Tasks</th>";
-  for (const auto phase : columns) table += "<th class=\"phase " + std::string(phase) + "\">" + std::string(phase) + "</th>";
+  for (const auto phase : columns)
+    table += "<th class=\"phase " + std::string(phase) + "\">" + std::string(phase) + "</th>";
   table += "<th>Restarts</th></tr></thead><tbody>\n";
   for (const auto& summary : status.types) {
     table += "<tr><td>" + page_link(summary.type, 1, escaped(summary.type)) + "</td><td>" +
@@ -135,7 +136,8 @@ TaskSelection job_page_selection(std::string_view query) {
   TaskSelection selection;
   selection.limit = job_page_tasks;
   const auto type = query_value(query, "type");
-  if (std::all_of(type.begin(), type.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; })) {
+  if (std::all_of(type.begin(), type.end(),
+                  [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; })) {
     selection.type = type;
   }
   const auto page_text = query_value(query, "page");
@@ -160,8 +162,8 @@ std::string render_job_page(const JobStatus& status, const std::string& type) {
   if (status.started_ms > 0) page += " &middot; started " + utc_time(status.started_ms) + " UTC";
   page += " &middot; cluster version " + std::to_string(status.cluster_version) + "</p>\n";
   if (!status.tensorboard_address.empty()) {
-    page += "<p>TensorBoard: " + link("http://" + status.tensorboard_address + "/", status.tensorboard_address) +
-            "</p>\n";
+    page +=
+        "<p>TensorBoard: " + link("http://" + status.tensorboard_address + "/", status.tensorboard_address) + "</p>\n";
   }
   if (!status.diagnostics.empty()) page += "<pre>" + escaped(status.diagnostics) + "</pre>\n";
   if (!status.types.empty()) page += summary_table(status);

@@ -171,10 +171,8 @@ std::string to_json(const JobStatus& status) {
   }
   auto types = nlohmann::ordered_json::array();
   for (const auto& summary : status.types) {
-    types.push_back({{"type", summary.type},
-                     {"tasks", summary.tasks},
-                     {"phases", summary.phases},
-                     {"restarts", summary.restarts}});
+    types.push_back(
+        {{"type", summary.type}, {"tasks", summary.tasks}, {"phases", summary.phases}, {"restarts", summary.restarts}});
   }
   const nlohmann::ordered_json json = {{"application_id", status.application_id},
                                        {"name", status.name},

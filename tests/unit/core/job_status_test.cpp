@@ -25,8 +25,7 @@ class LargeJob : public ::testing::Test {
     SpecParseOptions options;
     options.check_files = false;
     auto parsed = parse_job_spec("command: x\noutput: /tmp/runs\ntasks: {chief: {}, worker: {instances: " +
-                                     std::to_string(workers) +
-                                     "}, tensorboard: {}}\n",
+                                     std::to_string(workers) + "}, tensorboard: {}}\n",
                                  options);
     ASSERT_TRUE(parsed.ok()) << format_diagnostics(parsed.error());
     spec_ = *parsed;
@@ -39,7 +38,8 @@ class LargeJob : public ::testing::Test {
         auto task = lifecycle_->assign_container(type, container, "node:1", "node:2", "");
         ASSERT_TRUE(task.has_value());
         if (task->type == "worker" && task->index >= workers - 10) continue;
-        const HostPort address{"host" + std::to_string(containers), static_cast<std::uint16_t>(1000 + containers % 60000)};
+        const HostPort address{"host" + std::to_string(containers),
+                               static_cast<std::uint16_t>(1000 + containers % 60000)};
         ASSERT_TRUE(lifecycle_->register_task(*task, address, container).ok());
       }
     }
@@ -94,8 +94,9 @@ TEST_F(LargeJob, APageBeyondTheLastListsNothingAndSaysHowManyThereAre) {
 TEST_F(LargeJob, TheStatusSurvivesItsJsonWithTheTensorBoardOnceItRuns) {
   for (int index = workers - 10; index < workers; ++index) {
     const auto& record = *lifecycle_->find(TaskId{"worker", index});
-    ASSERT_TRUE(lifecycle_->register_task(record.id, HostPort{"late", static_cast<std::uint16_t>(2000 + index % 100)},
-                                          record.container)
+    ASSERT_TRUE(lifecycle_
+                    ->register_task(record.id, HostPort{"late", static_cast<std::uint16_t>(2000 + index % 100)},
+                                    record.container)
                     .ok());
   }
   const auto published = rendezvous_->current();

@@ -142,7 +142,8 @@ class JobLifecycle {
   EventLog& events_;
   std::chrono::seconds evaluator_grace_;
   std::vector<TaskRecord> tasks_;
-  std::map<std::string, std::size_t> container_owner_;  // container -> index in tasks_
+  std::map<std::string, std::size_t, std::less<>> first_of_type_;  // type -> index in tasks_ of its task 0
+  std::map<std::string, std::size_t> container_owner_;             // container -> index in tasks_
   Clock::time_point started_ = Clock::now();
   std::optional<Clock::time_point> grace_ends_;
   std::vector<std::string> to_stop_;
