@@ -1,20 +1,21 @@
 // N simulated task executors against the job API over loopback: each opens
 // its own connection, registers, then long-polls for the cluster spec (asking
-// for gzip, as the task executor does). The first figure is the time from the
+// for zstd or gzip, as the task executor does). The first figure is the time from the
 // first connection to the last spec received. Then a restart round: every
 // executor long-polls past the version it holds, one task is withdrawn and
 // registers again at a new address, and the figure is the time until every
 // executor holds the new version. The job API runs in a child process, as in
 // an application master, whose peak resident memory and CPU time are
 // reported; at most CONNECTING executors connect at once, as a listen backlog
-// allows. "plain" makes the executors ask for uncompressed JSON; "tls" puts
+// allows. "gzip" makes the executors ask for gzip only, "plain" for
+// uncompressed JSON; "tls" puts
 // the API behind TLS with a job certificate, as on an encrypted cluster, each
 // executor making its own handshake. "heartbeats" replaces the restart round
 // with the steady state of a running job: the API answers for the application
 // master's job life cycle, and every executor, holding its spec, reports a
 // heartbeat every 5 s (as the task executor does) for 30 s; the figure is the
 // API's CPU over that time, as a share of one core.
-// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [plain] [tls] [heartbeats]
+// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [gzip|plain] [tls] [heartbeats]
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -45,6 +46,7 @@
 #include "spindle/core/job_certificate.h"
 #include "spindle/core/job_lifecycle.h"
 #include "spindle/core/spec_parser.h"
+#include "spindle/core/zstd_codec.h"
 
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -72,7 +74,7 @@ struct Totals {
   std::atomic<std::uint64_t> header_bytes{0};
   std::atomic<int> not_modified{0};
   std::atomic<int> heartbeats{0};
-  bool gzip = true;
+  std::string accept = "zstd, gzip";  // Accept-Encoding, as the task executor asks; empty for plain JSON
   bool heartbeat_phase = false;
 };
 
@@ -127,7 +129,7 @@ struct Executor : std::enable_shared_from_this<Executor> {
     request = {http::verb::get, "/v1/cluster?after=" + std::to_string(held) + "&wait_ms=60000", 11};
     request.set(http::field::host, "127.0.0.1");
     request.set("X-Spindle-Secret", "bench-secret");
-    if (totals.gzip) request.set(http::field::accept_encoding, "gzip");
+    if (!totals.accept.empty()) request.set(http::field::accept_encoding, totals.accept);
     if (held > 0) request.set(http::field::if_none_match, "\"" + std::to_string(held) + "\"");
     request.body().clear();
     request.prepare_payload();
@@ -194,8 +196,10 @@ struct Executor : std::enable_shared_from_this<Executor> {
   // One executor reads its answer to the end: it must be the whole cluster.
   bool check() {
     std::string plain = response.body();
-    if (beast::iequals(response[http::field::content_encoding], "gzip")) {
-      auto expanded = spindle::gzip_decompress(plain);
+    const auto coding = response[http::field::content_encoding];
+    if (beast::iequals(coding, "gzip") || beast::iequals(coding, "zstd")) {
+      auto expanded =
+          beast::iequals(coding, "gzip") ? spindle::gzip_decompress(plain) : spindle::zstd_decompress(plain);
       if (!expanded) return false;
       plain = std::move(*expanded);
     }
@@ -317,7 +321,8 @@ int main(int argc, char** argv) {
   Totals totals;
   bool tls = false;
   for (int i = 4; i < argc; ++i) {
-    if (std::strcmp(argv[i], "plain") == 0) totals.gzip = false;
+    if (std::strcmp(argv[i], "plain") == 0) totals.accept.clear();
+    if (std::strcmp(argv[i], "gzip") == 0) totals.accept = "gzip";
     if (std::strcmp(argv[i], "tls") == 0) tls = true;
     if (std::strcmp(argv[i], "heartbeats") == 0) totals.heartbeat_phase = true;
   }
@@ -472,8 +477,8 @@ int main(int argc, char** argv) {
   std::printf(
       "%d executors (%s%s) registered and received the cluster spec in %.3f s: %.1f MB of spec (%.1f KB each), "
       "%.1f MB of headers\n",
-      totals.holding_first.load(), totals.gzip ? "gzip" : "plain JSON", tls ? ", TLS" : "", first_seconds,
-      first_body / 1e6, first_body / 1e3 / std::max(1, executors), first_headers / 1e6);
+      totals.holding_first.load(), totals.accept.empty() ? "plain JSON" : totals.accept.c_str(), tls ? ", TLS" : "",
+      first_seconds, first_body / 1e6, first_body / 1e3 / std::max(1, executors), first_headers / 1e6);
   if (totals.heartbeat_phase) {
     std::printf(
         "heartbeats: %d in %.1f s (every executor every %lld s), %.0f a second; the job API used %.2f CPU seconds, "

@@ -8,6 +8,7 @@
 
 #include "spindle/core/environment.h"
 #include "spindle/core/gzip.h"
+#include "spindle/core/zstd_codec.h"
 
 namespace spindle {
 
@@ -73,6 +74,7 @@ void Rendezvous::publish_locked() {
   *answer += others.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   *answer += "}";
   version->answer_gzip = std::make_shared<const std::string>(gzip_compress(*answer));
+  version->answer_zstd = std::make_shared<const std::string>(zstd_compress(*answer));
   version->answer_json = std::move(answer);
   ++encodings_;
   current_ = std::move(version);

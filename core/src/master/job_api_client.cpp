@@ -13,6 +13,7 @@
 #include "net/maybe_tls_stream.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_certificate.h"
+#include "spindle/core/zstd_codec.h"
 
 namespace spindle {
 namespace {
@@ -128,11 +129,13 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
     }
     if (!response.keep_alive()) connection_.reset();
     const auto encoding = response[http::field::content_encoding];
-    const bool gzip = beast::iequals(encoding, "gzip");
-    if (!gzip && !encoding.empty() && !beast::iequals(encoding, "identity")) {
+    std::string coding;
+    if (beast::iequals(encoding, "gzip") || beast::iequals(encoding, "zstd")) {
+      coding = beast::iequals(encoding, "gzip") ? "gzip" : "zstd";
+    } else if (!encoding.empty() && !beast::iequals(encoding, "identity")) {
       return make_error(where + " answered in an encoding this client cannot read: " + std::string(encoding));
     }
-    return Answer{static_cast<int>(response.result_int()), std::move(response.body()), gzip};
+    return Answer{static_cast<int>(response.result_int()), std::move(response.body()), std::move(coding)};
   }
   return make_error("cannot reach " + where);
 }
@@ -158,18 +161,18 @@ Result<void> JobApiClient::register_task(const TaskId& task, const HostPort& add
 
 Result<std::optional<PublishedCluster>> JobApiClient::cluster_after(std::uint64_t after,
                                                                     std::chrono::milliseconds wait) {
-  Headers headers{{"Accept-Encoding", "gzip"}};
+  Headers headers{{"Accept-Encoding", "zstd, gzip"}};
   if (after > 0) headers.emplace_back("If-None-Match", "\"" + std::to_string(after) + "\"");
   auto answer =
       exchange("GET", "/v1/cluster?after=" + std::to_string(after) + "&wait_ms=" + std::to_string(wait.count()), "",
                wait + timeout_, headers);
   if (!answer) return answer.error();
   if (answer->status == 204 || answer->status == 304) return std::optional<PublishedCluster>{};
-  if (answer->gzip) {
-    auto plain = gzip_decompress(answer->body);
+  if (!answer->coding.empty()) {
+    auto plain = answer->coding == "zstd" ? zstd_decompress(answer->body) : gzip_decompress(answer->body);
     if (!plain) return make_error("the application master's cluster answer cannot be read: " + plain.error().message);
     answer->body = std::move(*plain);
-    answer->gzip = false;
+    answer->coding.clear();
   }
   if (answer->status != 200) {
     return make_error("the application master gave no cluster: " + message_of(answer->body, answer->status));

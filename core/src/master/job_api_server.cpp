@@ -60,9 +60,9 @@ std::optional<std::uint64_t> query_number(std::string_view query, std::string_vi
   return std::nullopt;
 }
 
-// Whether an Accept-Encoding header takes gzip: a "gzip" (or "*") coding
-// that is not refused with q=0.
-bool accepts_gzip(std::string_view header) {
+// Whether an Accept-Encoding header takes `wanted` (lower case): named, or
+// "*" when `by_wildcard`, and not refused with q=0.
+bool accepts_coding(std::string_view header, std::string_view wanted, bool by_wildcard) {
   const auto trim = [](std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
@@ -75,9 +75,9 @@ bool accepts_gzip(std::string_view header) {
     start = end + 1;
     const auto semicolon = item.find(';');
     const auto coding = trim(item.substr(0, semicolon));
-    const bool gzip = coding.size() == 4 &&
-                      std::equal(coding.begin(), coding.end(), "gzip", [](char a, char b) { return (a | 0x20) == b; });
-    if (!gzip && coding != "*") continue;
+    const bool named = coding.size() == wanted.size() && std::equal(coding.begin(), coding.end(), wanted.begin(),
+                                                                    [](char a, char b) { return (a | 0x20) == b; });
+    if (!named && !(by_wildcard && coding == "*")) continue;
     if (semicolon == std::string_view::npos) return true;
     auto parameter = trim(item.substr(semicolon + 1));
     if (!parameter.starts_with("q=") && !parameter.starts_with("Q=")) return true;
@@ -86,6 +86,15 @@ bool accepts_gzip(std::string_view header) {
     if (parameter.empty() || parameter.find_first_not_of("0.") != std::string_view::npos) return true;
   }
   return false;
+}
+
+// The cluster answer's coding: zstd when the executor names it (the
+// smallest), else gzip when it takes it (named or "*"), else plain JSON.
+enum class AnswerCoding { identity, gzip, zstd };
+AnswerCoding answer_coding(std::string_view accept_encoding) {
+  if (accepts_coding(accept_encoding, "zstd", false)) return AnswerCoding::zstd;
+  if (accepts_coding(accept_encoding, "gzip", true)) return AnswerCoding::gzip;
+  return AnswerCoding::identity;
 }
 
 std::string etag_of(std::uint64_t version) {
@@ -179,7 +188,7 @@ class Session : public std::enable_shared_from_this<Session> {
     reply(answering(request), status, std::move(body));
   }
   void reply(Answering to, http::status status, std::string body, std::string_view content_type = "application/json");
-  void reply_cluster(Answering to, const ClusterVersion& version, bool gzip);
+  void reply_cluster(Answering to, const ClusterVersion& version, AnswerCoding coding);
   void reply_not_modified(Answering to, std::uint64_t version);
   template <typename Message>
   void send(std::shared_ptr<Message> response);
@@ -509,7 +518,7 @@ void Session::handle_events(const Request& request, std::string_view query) {
 
 void Session::handle_cluster(const Request& request, std::string_view query) {
   const auto accept_encoding = request[http::field::accept_encoding];
-  const bool gzip = accepts_gzip(std::string_view(accept_encoding.data(), accept_encoding.size()));
+  const auto coding = answer_coding(std::string_view(accept_encoding.data(), accept_encoding.size()));
   // An executor names the version it holds by its ETag (or by ?after=N);
   // while nothing newer comes, it is told 304 and keeps what it has.
   const auto if_none_match = request[http::field::if_none_match];
@@ -523,12 +532,12 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
   std::weak_ptr<Session> weak = self;  // see handle_events
   auto& rendezvous = server_.rendezvous();
   const auto ticket =
-      rendezvous.when_newer(after, [weak, answered, to, gzip](std::shared_ptr<const ClusterVersion> version) {
+      rendezvous.when_newer(after, [weak, answered, to, coding](std::shared_ptr<const ClusterVersion> version) {
         auto session = weak.lock();
         if (!session || answered->exchange(true)) return;  // gone, or the wait already ended
-        net::post(session->stream_.get_executor(), [session, to, gzip, version = std::move(version)] {
+        net::post(session->stream_.get_executor(), [session, to, coding, version = std::move(version)] {
           session->poll_timer_.cancel();
-          session->reply_cluster(to, *version, gzip);
+          session->reply_cluster(to, *version, coding);
         });
       });
   poll_timer_.expires_after(wait);
@@ -562,14 +571,17 @@ void Session::reply(Answering to, http::status status, std::string body, std::st
   send(std::move(response));
 }
 
-void Session::reply_cluster(Answering to, const ClusterVersion& version, bool gzip) {
+void Session::reply_cluster(Answering to, const ClusterVersion& version, AnswerCoding coding) {
   auto response = std::make_shared<http::response<SharedBody>>(http::status::ok, to.version);
   response->set(http::field::server, "spindle");
   response->set(http::field::content_type, "application/json");
   response->set(http::field::etag, etag_of(version.version));
   response->set(http::field::vary, "Accept-Encoding");
   // Only the headers are this response's own; the body is the version's.
-  if (gzip && version.answer_gzip && !version.answer_gzip->empty()) {
+  if (coding == AnswerCoding::zstd && version.answer_zstd && !version.answer_zstd->empty()) {
+    response->set(http::field::content_encoding, "zstd");
+    response->body() = version.answer_zstd;
+  } else if (coding == AnswerCoding::gzip && version.answer_gzip && !version.answer_gzip->empty()) {
     response->set(http::field::content_encoding, "gzip");
     response->body() = version.answer_gzip;
   } else {

@@ -13,6 +13,7 @@
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_certificate.h"
 #include "spindle/core/spec_parser.h"
+#include "spindle/core/zstd_codec.h"
 
 namespace spindle {
 namespace {
@@ -166,11 +167,29 @@ TEST_F(JobApi, AGzipAnswerDecodesToTheSameSpec) {
   auto expanded = gzip_decompress(body_of(compressed));
   ASSERT_TRUE(expanded.ok()) << expanded.error().message;
   EXPECT_EQ(*expanded, body_of(plain));
-  // The client asks for gzip and reads it back.
+  // The client asks for zstd or gzip and reads what it gets.
   auto cluster = api.cluster_after(0, 1s);
   ASSERT_TRUE(cluster.ok() && cluster->has_value());
   EXPECT_EQ((*cluster)->cluster_json, R"({"worker":["h0:2000","h1:2001"]})");
   EXPECT_EQ((*cluster)->addresses.at(TaskId{"worker", 1}).to_string(), "h1:2001");
+}
+
+TEST_F(JobApi, ZstdIsPreferredWhenNamedAndDecodesToTheSameSpec) {
+  auto api = client();
+  ASSERT_TRUE(api.register_task({"worker", 0}, {"h0", 2000}, "c0").ok());
+  ASSERT_TRUE(api.register_task({"worker", 1}, {"h1", 2001}, "c1").ok());
+  const std::string plain = body_of(raw(cluster_request("")));
+  const std::string zstd = raw(cluster_request("Accept-Encoding: gzip, ZSTD\r\n"));
+  ASSERT_NE(zstd.find("HTTP/1.1 200"), std::string::npos) << zstd.substr(0, 200);
+  EXPECT_NE(zstd.find("Content-Encoding: zstd\r\n"), std::string::npos) << zstd.substr(0, 300);
+  auto expanded = zstd_decompress(body_of(zstd));
+  ASSERT_TRUE(expanded.ok()) << expanded.error().message;
+  EXPECT_EQ(*expanded, plain);
+  // Refused with q=0, or only a wildcard: gzip, which every client that takes "*" has.
+  for (const std::string headers : {"Accept-Encoding: zstd;q=0, gzip\r\n", "Accept-Encoding: *\r\n"}) {
+    const std::string answer = raw(cluster_request(headers));
+    EXPECT_NE(answer.find("Content-Encoding: gzip\r\n"), std::string::npos) << headers << answer.substr(0, 300);
+  }
 }
 
 TEST_F(JobApi, TheSameVersionIsNotSentAgain) {
@@ -210,7 +229,8 @@ TEST_F(JobApi, EveryWaiterIsAnsweredFromTheOneEncoding) {
   std::vector<std::future<std::string>> polls;
   for (int i = 0; i < waiters; ++i) {
     polls.push_back(std::async(std::launch::async, [this, i] {
-      return raw(cluster_request(i % 2 ? "Accept-Encoding: gzip\r\n" : "", "after=0&wait_ms=60000"), 60);
+      const char* codings[] = {"", "Accept-Encoding: gzip\r\n", "Accept-Encoding: zstd, gzip\r\n"};
+      return raw(cluster_request(codings[i % 3], "after=0&wait_ms=60000"), 60);
     }));
   }
   const auto deadline = std::chrono::steady_clock::now() + 60s;
@@ -224,7 +244,8 @@ TEST_F(JobApi, EveryWaiterIsAnsweredFromTheOneEncoding) {
   ASSERT_TRUE(version);
   for (int i = 0; i < waiters; ++i) {
     const std::string answer = polls[i].get();
-    EXPECT_EQ(body_of(answer), i % 2 ? *version->answer_gzip : *version->answer_json) << i;
+    const auto& encoded = i % 3 == 0 ? version->answer_json : i % 3 == 1 ? version->answer_gzip : version->answer_zstd;
+    EXPECT_EQ(body_of(answer), *encoded) << i;
   }
   EXPECT_EQ(rendezvous_.encodings(), 1u);
 
@@ -278,6 +299,25 @@ TEST(Gzip, DamagedOrEndlessInputIsRefused) {
   ASSERT_FALSE(endless.ok());
   EXPECT_EQ(endless.error().message, "a gzip answer expands beyond 1000 bytes");
   EXPECT_FALSE(gzip_decompress("not gzip").ok());
+}
+
+TEST(Zstd, DamagedCutOrEndlessInputIsRefused) {
+  const std::string text(100'000, 'x');
+  const auto packed = zstd_compress(text);
+  EXPECT_LT(packed.size(), 1'000u);
+  EXPECT_EQ(*zstd_decompress(packed), text);
+  auto cut = zstd_decompress(packed.substr(0, packed.size() - 3));
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.error().message, "a zstd answer is cut short");
+  auto endless = zstd_decompress(packed, 1'000);
+  ASSERT_FALSE(endless.ok());
+  EXPECT_EQ(endless.error().message, "a zstd answer expands beyond 1000 bytes");
+  auto trailing = zstd_decompress(packed + "more");
+  ASSERT_FALSE(trailing.ok());
+  auto garbage = zstd_decompress("not zstd");
+  ASSERT_FALSE(garbage.ok());
+  EXPECT_TRUE(garbage.error().message.starts_with("a zstd answer is damaged: ")) << garbage.error().message;
+  EXPECT_FALSE(zstd_decompress("").ok());
 }
 
 TEST(JobApiServer, ListeningProblemsAreSentences) {

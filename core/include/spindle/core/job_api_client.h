@@ -57,7 +57,7 @@ class JobApiClient {
   struct Answer {
     int status = 0;
     std::string body;
-    bool gzip = false;  // the body is gzip, as asked for with Accept-Encoding
+    std::string coding;  // "gzip" or "zstd" as asked for with Accept-Encoding; empty for plain
   };
   using Headers = std::vector<std::pair<std::string, std::string>>;
   Result<Answer> exchange(const std::string& method, const std::string& target, const std::string& body,

@@ -29,6 +29,7 @@ struct ClusterVersion {
   // sent these same bytes, so thousands of waiters cost no copy each.
   std::shared_ptr<const std::string> answer_json;
   std::shared_ptr<const std::string> answer_gzip;
+  std::shared_ptr<const std::string> answer_zstd;
 };
 
 // The registry of task addresses that lives in the application master. Task
