@@ -265,6 +265,11 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   if (!cached_binary) return fail(cluster_error(cached_binary.error().message));
   progress(std::string("container binary: ") + (cached_binary->uploaded_now ? "uploaded " : "the cluster holds ") +
            cached_binary->resource.url + (cached_binary->uploaded_now ? "" : " already"));
+  if (cached_binary->uploaded_now) {
+    // Known only now, and before any other file is counted: part of this submit's bytes.
+    bytes_total += static_cast<std::uint64_t>(cached_binary->resource.size);
+    (void)counted(cached_binary->resource);
+  }
   staged.push_back(cached_binary->resource);
   if (!keep(counted(area.put_text(job_json, "job.json")))) return fail(cluster_error(why));
   for (const auto* list : {&spec.files, &spec.archives}) {
