@@ -1,6 +1,7 @@
 #include "spindle/core/job_api_server.h"
 
 #include "net/maybe_tls_stream.h"
+#include "net/query_string.h"
 #include "spindle/core/job_page.h"
 #include "spindle/core/job_status.h"
 
@@ -44,19 +45,11 @@ std::string error_json(const std::string& message) {
 
 // "after=3&wait_ms=1000" -> the value of one key, if present and a number.
 std::optional<std::uint64_t> query_number(std::string_view query, std::string_view key) {
-  std::size_t start = 0;
-  while (start < query.size()) {
-    const auto end = std::min(query.find('&', start), query.size());
-    const auto pair = query.substr(start, end - start);
-    if (pair.starts_with(key) && pair.size() > key.size() && pair[key.size()] == '=') {
-      const auto digits = pair.substr(key.size() + 1);
-      std::uint64_t value = 0;
-      auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-      if (ec == std::errc() && ptr == digits.data() + digits.size()) return value;
-      return std::nullopt;
-    }
-    start = end + 1;
-  }
+  const auto digits = query_value(query, key);
+  if (!digits) return std::nullopt;
+  std::uint64_t value = 0;
+  auto [ptr, ec] = std::from_chars(digits->data(), digits->data() + digits->size(), value);
+  if (ec == std::errc() && ptr == digits->data() + digits->size()) return value;
   return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "spindle/core/job_page.h"
 
+#include "net/query_string.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -117,30 +119,17 @@ std::string task_navigation(const JobStatus& status, const std::string& type) {
   return line + "</p>\n";
 }
 
-std::string query_value(std::string_view query, std::string_view key) {
-  std::size_t start = 0;
-  while (start < query.size()) {
-    const auto end = std::min(query.find('&', start), query.size());
-    const auto pair = query.substr(start, end - start);
-    if (pair.size() > key.size() && pair.starts_with(key) && pair[key.size()] == '=') {
-      return std::string(pair.substr(key.size() + 1));
-    }
-    start = end + 1;
-  }
-  return "";
-}
-
 }  // namespace
 
 TaskSelection job_page_selection(std::string_view query) {
   TaskSelection selection;
   selection.limit = job_page_tasks;
-  const auto type = query_value(query, "type");
+  const std::string type(query_value(query, "type").value_or(""));
   if (std::all_of(type.begin(), type.end(),
                   [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; })) {
     selection.type = type;
   }
-  const auto page_text = query_value(query, "page");
+  const std::string_view page_text = query_value(query, "page").value_or("");
   std::size_t page = 1;
   auto [end, ec] = std::from_chars(page_text.data(), page_text.data() + page_text.size(), page);
   if (ec != std::errc() || end != page_text.data() + page_text.size() || page == 0 ||

@@ -5,24 +5,12 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "net/query_string.h"
 #include "spindle/core/job_lifecycle.h"
 
 namespace spindle {
 
 namespace {
-
-std::optional<std::string_view> query_value(std::string_view query, std::string_view key) {
-  std::size_t start = 0;
-  while (start < query.size()) {
-    const auto end = std::min(query.find('&', start), query.size());
-    const auto pair = query.substr(start, end - start);
-    if (pair.size() > key.size() && pair.starts_with(key) && pair[key.size()] == '=') {
-      return pair.substr(key.size() + 1);
-    }
-    start = end + 1;
-  }
-  return std::nullopt;
-}
 
 Result<std::size_t> query_count(std::string_view query, std::string_view key, std::size_t fallback) {
   const auto text = query_value(query, key);
