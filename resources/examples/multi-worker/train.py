@@ -1,11 +1,13 @@
 """MultiWorkerMirroredStrategy: every worker holds a replica, gradients are
 all-reduced each step. Worker 0 (TensorFlow's chief when there is no chief
 task) writes the checkpoints and summaries; the others write theirs to
-scratch directories, as the strategy requires every worker to save.
+scratch directories, as the strategy requires every worker to save, and
+remove them at the end.
 """
 
 import json
 import os
+import shutil
 import tempfile
 
 import tensorflow as tf
@@ -23,7 +25,8 @@ def main():
     is_chief = resolver.task_type == "chief" or (resolver.task_type == "worker" and resolver.task_id == 0
                                                  and "chief" not in resolver.cluster_spec().as_dict())
     output = output_dir()
-    workdir = output if is_chief else tempfile.mkdtemp(prefix="spindle-replica-")
+    # In the task's working directory (the container's, which YARN also removes), not the node's /tmp.
+    workdir = output if is_chief else tempfile.mkdtemp(prefix="replica-", dir=os.getcwd())
     tf.io.gfile.makedirs(workdir)
     learning_rate = 0.1
     global_batch = BATCH_PER_WORKER * strategy.num_replicas_in_sync
@@ -85,6 +88,8 @@ def main():
     with tf.io.gfile.GFile(os.path.join(output, "workers", f"{resolver.task_type}-{resolver.task_id}.json"), "w") as out:
         out.write(json.dumps({"steps": int(step.numpy()), "last_loss": float(full_loss)}))
     print(f"trained {summary}", flush=True)
+    if not is_chief:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
