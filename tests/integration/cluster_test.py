@@ -299,8 +299,8 @@ class NameNodeFailoverAcrossHosts(ha_test.NameNodeFailover):
         ha_test.local_yarn = self.ha_controls
 
     def big_file(self):
-        # Bigger than the HA suite's 50 MB: staged to DataNodes across the bridge, that went up
-        # faster than a failover completes, and the failover has to land in the middle of it.
+        # Across the bridge, to DataNodes on other hosts, 120 MB go up slowly enough for the
+        # failover to land in the middle of them.
         path = os.path.join(self.directory, "big.bin")
         digest = hashlib.sha256()
         with open(path, "wb") as out:

@@ -174,12 +174,16 @@ class RmFailover(HaJobTest):
 
 class NameNodeFailover(HaJobTest):
     def big_file(self):
+        # Big enough that the failover lands while it goes up: 50 MB went up faster than a
+        # failover completes once the container binary no longer went up before it.
         path = os.path.join(self.directory, "big.bin")
+        digest = hashlib.sha256()
         with open(path, "wb") as out:
-            for _ in range(50):
-                out.write(os.urandom(1024 * 1024))
-        with open(path, "rb") as data:
-            return path, hashlib.sha256(data.read()).hexdigest()
+            for _ in range(200):
+                chunk = os.urandom(1024 * 1024)
+                digest.update(chunk)
+                out.write(chunk)
+        return path, digest.hexdigest()
 
     def check_logged_digest(self, application_id, digest):
         # The aggregated logs were written to the nameservice after the failover, and read back from it.
@@ -192,7 +196,7 @@ class NameNodeFailover(HaJobTest):
             time.sleep(2)
         self.fail(f"the task's digest is not in its logs: {shown.stdout if shown else ''} {shown.stderr if shown else ''}")
 
-    def test_a_failover_while_a_50_mb_file_is_staged(self):
+    def test_a_failover_while_a_big_file_is_staged(self):
         path, digest = self.big_file()
         command = ("python3 -c 'import hashlib; print(\"digest\", hashlib.sha256(open(\"big.bin\", \"rb\")"
                    ".read()).hexdigest())'")
@@ -223,8 +227,10 @@ class NameNodeFailover(HaJobTest):
         self.check_logged_digest(application_id, digest)
 
     def staged_names(self):
+        # Jobs' staging directories only: beside them are the caches every job shares (bin, envs).
         try:
-            return [item["pathSuffix"] for item in webhdfs(STAGING_ROOT)["FileStatuses"]["FileStatus"]]
+            return [item["pathSuffix"] for item in webhdfs(STAGING_ROOT)["FileStatuses"]["FileStatus"]
+                    if item["pathSuffix"].startswith("application_")]
         except urllib.error.HTTPError as error:
             if error.code == 404:
                 return []
