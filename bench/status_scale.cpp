@@ -116,8 +116,12 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {2000, 10000};
-  char pattern[] = "/tmp/status-scale-XXXXXX";
-  if (!::mkdtemp(pattern)) return 1;
+  // A history store of its own, in the system's temporary directory ($TMPDIR), removed at the end.
+  std::string pattern = (std::filesystem::temp_directory_path() / "status-scale-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) {
+    std::fprintf(stderr, "cannot make a directory like %s for the history store\n", pattern.c_str());
+    return 1;
+  }
   const std::filesystem::path directory(pattern);
   int failed = 0;
   for (const int tasks : sizes) {

@@ -2,9 +2,7 @@
 
 #include "net/query_string.h"
 
-#include <algorithm>
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <ctime>
 #include <limits>
@@ -122,13 +120,10 @@ std::string task_navigation(const JobStatus& status, const std::string& type) {
 }  // namespace
 
 TaskSelection job_page_selection(std::string_view query) {
-  TaskSelection selection;
+  // The type as the API reads it; a page number instead of an offset.
+  auto parsed = parse_task_selection(query);
+  TaskSelection selection = parsed ? *parsed : TaskSelection{};
   selection.limit = job_page_tasks;
-  const std::string type(query_value(query, "type").value_or(""));
-  if (std::all_of(type.begin(), type.end(),
-                  [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; })) {
-    selection.type = type;
-  }
   const std::string_view page_text = query_value(query, "page").value_or("");
   std::size_t page = 1;
   auto [end, ec] = std::from_chars(page_text.data(), page_text.data() + page_text.size(), page);

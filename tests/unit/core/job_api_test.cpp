@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "raw_http.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/job_api_server.h"
@@ -41,26 +42,7 @@ class JobApi : public ::testing::Test {
   }
   // Sends raw bytes and returns whatever comes back before the server closes
   // or `seconds` pass without a byte.
-  std::string raw(const std::string& bytes, long seconds = 2) {
-    namespace net = boost::asio;
-    net::io_context io;
-    net::ip::tcp::socket socket(io);
-    socket.connect({net::ip::make_address("127.0.0.1"), server_->port()});
-    boost::system::error_code ec;
-    // The server may answer and close before all of a too-large request is sent.
-    net::write(socket, net::buffer(bytes), ec);
-    std::string answer;
-    std::array<char, 4096> buffer{};
-    socket.non_blocking(false);
-    ::timeval limit{seconds, 0};
-    ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
-    while (true) {
-      const std::size_t n = socket.read_some(net::buffer(buffer), ec);
-      if (ec || n == 0) break;
-      answer.append(buffer.data(), n);
-    }
-    return answer;
-  }
+  std::string raw(const std::string& bytes, long seconds = 2) { return raw_http(server_->port(), bytes, seconds); }
 
   Rendezvous rendezvous_{two_workers()};
   std::unique_ptr<JobApiServer> server_;

@@ -3,8 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include <boost/asio.hpp>
-
+#include "raw_http.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_page.h"
 #include "spindle/core/spec_parser.h"
@@ -79,21 +78,7 @@ class StatusOnlyBackend : public JobApiBackend {
 };
 
 std::string get(std::uint16_t port, const std::string& target) {
-  namespace net = boost::asio;
-  net::io_context io;
-  net::ip::tcp::socket socket(io);
-  socket.connect({net::ip::make_address("127.0.0.1"), port});
-  const std::string request = "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
-  net::write(socket, net::buffer(request));
-  std::string answer;
-  boost::system::error_code ec;
-  std::array<char, 4096> buffer{};
-  while (true) {
-    const std::size_t n = socket.read_some(net::buffer(buffer), ec);
-    if (ec || n == 0) break;
-    answer.append(buffer.data(), n);
-  }
-  return answer;
+  return raw_http(port, "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 }
 
 TEST(JobPage, ServedWithoutTheSecretWhileTheApiStillNeedsIt) {
