@@ -1546,7 +1546,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::PythonEnvInspector</name>
     <message>
-        <location filename="../app/src/designer/pythonenvinspector.cpp" line="+69"/>
+        <location filename="../app/src/designer/pythonenvinspector.cpp" line="+59"/>
+        <source>installed on every node at %1; nothing is shipped</source>
+        <translation>installed on every node at %1; nothing is shipped</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>%1 in %2 files</source>
         <translation>%1 in %2 files</translation>
     </message>
@@ -1779,7 +1784,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SubmitDialog</name>
     <message>
-        <location filename="../app/src/submit/submitdialog.cpp" line="+23"/>
+        <location filename="../app/src/submit/submitdialog.cpp" line="+24"/>
         <source>Submit %1</source>
         <translation>Submit %1</translation>
     </message>

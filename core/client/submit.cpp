@@ -18,6 +18,7 @@
 #include "spindle/client/job_records.h"
 #include "spindle/client/python_env.h"
 #include "spindle/client/security_tokens.h"
+#include "spindle/core/python_env_path.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
@@ -159,7 +160,9 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   if (auto checked = check_container_binary(binary); !checked) return bad_input(checked.error().message);
   // Packed before the cluster is asked for anything: a refusal leaves nothing behind.
   std::optional<PackedEnvironment> packed_environment;
-  if (!spec.python_env.empty()) {
+  if (python_env_on_nodes(spec.python_env)) {
+    progress("python_env: " + spec.python_env + ", installed on every node; nothing to ship");
+  } else if (!spec.python_env.empty()) {
     auto located = locate_python_env(spec.python_env);
     if (!located) return bad_input(located.error().message);
     progress("python_env: " + located->path.string());

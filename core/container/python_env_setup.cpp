@@ -6,6 +6,8 @@
 #include <fstream>
 #include <vector>
 
+#include "spindle/core/python_env_path.h"
+
 namespace spindle::container {
 namespace {
 
@@ -83,10 +85,28 @@ Result<void> use_pex(const fs::path& pex, const fs::path& container_directory,
   return {};
 }
 
+// An environment installed on the node itself (python_env: node:/dir).
+Result<void> use_installed(const fs::path& root, const std::string& node,
+                           std::map<std::string, std::string>& environment) {
+  std::error_code ec;
+  if (!fs::is_directory(root / "bin", ec) || ::access((root / "bin").c_str(), X_OK) != 0) {
+    return make_error("python_env node:" + root.string() + " is not installed on node " + node + ": " +
+                      (root / "bin").string() +
+                      " is missing; install the environment at that path on every node, or ship one (python_env: "
+                      "current, or a venv's directory)");
+  }
+  if (fs::exists(root / "pyvenv.cfg", ec)) return use_venv(root, node, environment);
+  prepend_path(environment, root / "bin");
+  if (fs::exists(root / "conda-meta", ec)) environment["CONDA_PREFIX"] = root.string();
+  environment.erase("PYTHONHOME");
+  return {};
+}
+
 }  // namespace
 
-Result<void> use_python_env(const fs::path& container_directory, const std::string& node,
+Result<void> use_python_env(const std::string& python_env, const fs::path& container_directory, const std::string& node,
                             std::map<std::string, std::string>& environment) {
+  if (auto installed = python_env_on_nodes(python_env)) return use_installed(*installed, node, environment);
   std::error_code ec;
   const auto unpacked = container_directory / "python_env";
   if (fs::is_directory(unpacked, ec)) {

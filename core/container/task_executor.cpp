@@ -182,7 +182,9 @@ int run_task_executor(const ExecutorOptions& options) {
       task_environment(*spec, *addresses, TaskContext{context->application_id, *task, options.attempt}));
   if (!spec->python_env.empty()) {
     std::error_code ec;
-    if (auto used = use_python_env(std::filesystem::current_path(ec), context->host, process.environment); !used) {
+    if (auto used =
+            use_python_env(spec->python_env, std::filesystem::current_path(ec), context->host, process.environment);
+        !used) {
       log(used.error().message);
       TaskResult result;
       result.container = context->container_id;

@@ -2,4 +2,6 @@
 # fresh clone on the same machine reuses it. Sourced by the other scripts.
 SPINDLE_CACHE="${SPINDLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/spindle}"
 SPINDLE_VENV="${SPINDLE_VENV:-$SPINDLE_CACHE/venv}"
-export SPINDLE_CACHE SPINDLE_VENV
+# PyTorch in an environment of its own (scripts/requirements-torch.txt).
+SPINDLE_TORCH_VENV="${SPINDLE_TORCH_VENV:-$SPINDLE_CACHE/torch-venv}"
+export SPINDLE_CACHE SPINDLE_VENV SPINDLE_TORCH_VENV

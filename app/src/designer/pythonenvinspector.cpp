@@ -6,6 +6,7 @@
 #include "convert.h"
 #include "spindle/client/cluster_cache.h"
 #include "spindle/client/python_env.h"
+#include "spindle/core/python_env_path.h"
 
 namespace spindle::gui {
 
@@ -53,6 +54,11 @@ void PythonEnvInspector::start() {
 
 PythonEnvInspector::Finding PythonEnvInspector::look(const QString& choice, const HadoopSetup& setup, bool askCluster) {
   Finding finding{choice, {}, true};
+  if (auto installed = python_env_on_nodes(ss(choice))) {
+    finding.problem = false;
+    finding.summary = tr("installed on every node at %1; nothing is shipped").arg(qs(*installed));
+    return finding;
+  }
   auto located = client::locate_python_env(ss(choice));
   if (!located) {
     finding.summary = qs(located.error().message);

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "convert.h"
+#include "spindle/core/python_env_path.h"
 #include "submit/submitcontroller.h"
 #include "theme.h"
 
@@ -53,7 +54,7 @@ SubmitDialog::SubmitDialog(const JobSpec& spec, const HadoopSetup& setup, QWidge
   uploaded_->setFormat(tr("waiting"));
   auto* form = new QFormLayout;
   // Only a job that ships a Python environment packs and uploads one.
-  if (!spec.python_env.empty()) {
+  if (!spec.python_env.empty() && !python_env_on_nodes(spec.python_env)) {
     form->addRow(tr("Environment packed:"), packed_);
     form->addRow(tr("Environment uploaded:"), uploaded_);
   } else {

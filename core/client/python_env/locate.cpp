@@ -41,6 +41,10 @@ std::optional<fs::path> python_on_path() {
 }  // namespace
 
 Result<PythonEnvironment> locate_python_env(const std::string& choice) {
+  if (python_env_on_nodes(choice)) {
+    return make_error("python_env " + choice +
+                      " is an environment installed on the nodes; there is nothing here to pack or ship");
+  }
   if (choice == "current") {
     if (const char* venv = std::getenv("VIRTUAL_ENV"); venv && *venv) {
       return environment_directory(venv, "python_env: current is VIRTUAL_ENV, but ");

@@ -9,9 +9,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr std::array<std::string_view, 11> reserved_names{"TF_CONFIG", "CLUSTER_SPEC", "JOB_NAME",    "TASK_INDEX",
-                                                          "TASK_NUM",  "IS_CHIEF",     "MASTER_ADDR", "MASTER_PORT",
-                                                          "RANK",      "WORLD_SIZE",   "LOCAL_RANK"};
+constexpr std::array<std::string_view, 16> reserved_names{
+    "TF_CONFIG",  "CLUSTER_SPEC", "JOB_NAME",        "TASK_INDEX",
+    "TASK_NUM",   "IS_CHIEF",     "MASTER_ADDR",     "MASTER_PORT",
+    "RANK",       "WORLD_SIZE",   "LOCAL_RANK",      "LOCAL_WORLD_SIZE",
+    "GROUP_RANK", "ROLE_RANK",    "ROLE_WORLD_SIZE", "TORCHELASTIC_RUN_ID"};
 constexpr std::array<std::string_view, 2> reserved_prefixes{"DTF_", "SPINDLE_"};
 
 json cluster_object(const JobSpec& spec, const ClusterAddresses& addresses) {
@@ -56,9 +58,13 @@ int tracked_task_count(const JobSpec& spec) {
   return count;
 }
 
-// PyTorch's process group is the chief (rank 0, if any) and the workers.
-void add_pytorch_variables(const JobSpec& spec, const ClusterAddresses& addresses, const TaskId& task,
+// PyTorch's process group is the chief (rank 0, if any) and the workers, one
+// process per container. The variables are those torchrun gives its workers,
+// so a script written for torchrun runs unchanged: each container is a group
+// (torchrun's node) of one process, and every rank has the one role.
+void add_pytorch_variables(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context,
                            Environment& env) {
+  const TaskId& task = context.task;
   const TaskSpec* chief = spec.find_task(task_types::chief);
   const TaskSpec* worker = spec.find_task(task_types::worker);
   if (!chief && !worker) return;
@@ -68,13 +74,17 @@ void add_pytorch_variables(const JobSpec& spec, const ClusterAddresses& addresse
   env["MASTER_ADDR"] = master.host;
   env["MASTER_PORT"] = std::to_string(master.port);
   env["WORLD_SIZE"] = std::to_string(world_size);
-  if (task.type == task_types::chief) {
-    env["RANK"] = "0";
-    env["LOCAL_RANK"] = "0";
-  } else if (task.type == task_types::worker) {
-    env["RANK"] = std::to_string(task.index + (chief ? 1 : 0));
-    env["LOCAL_RANK"] = "0";  // one process per container
-  }
+  std::string rank;
+  if (task.type == task_types::chief) rank = "0";
+  if (task.type == task_types::worker) rank = std::to_string(task.index + (chief ? 1 : 0));
+  if (rank.empty()) return;
+  env["RANK"] = rank;
+  env["LOCAL_RANK"] = "0";
+  env["LOCAL_WORLD_SIZE"] = "1";
+  env["GROUP_RANK"] = rank;
+  env["ROLE_RANK"] = rank;
+  env["ROLE_WORLD_SIZE"] = env["WORLD_SIZE"];
+  env["TORCHELASTIC_RUN_ID"] = context.application_id;
 }
 
 }  // namespace
@@ -124,7 +134,7 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   env["IS_CHIEF"] = is_chief(spec, task) ? "true" : "false";
   env["CLUSTER_SPEC"] = cluster.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 
-  add_pytorch_variables(spec, addresses, task, env);
+  add_pytorch_variables(spec, addresses, context, env);
 
   env["SPINDLE_APP_ID"] = context.application_id;
   env["SPINDLE_TASK"] = task.to_string();

@@ -33,4 +33,9 @@ Result<PythonEnvKind> python_env_kind(const std::filesystem::path& path) {
                     " is neither an environment's directory nor an archive (.tar.gz, .tgz, .zip, .pex)");
 }
 
+std::optional<std::string> python_env_on_nodes(std::string_view python_env) {
+  if (!python_env.starts_with(python_env_on_nodes_prefix)) return std::nullopt;
+  return std::string(python_env.substr(python_env_on_nodes_prefix.size()));
+}
+
 }  // namespace spindle

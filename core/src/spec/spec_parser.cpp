@@ -289,6 +289,19 @@ class SpecReader {
       spec_.python_env = choice;
       return;
     }
+    if (auto on_nodes = python_env_on_nodes(choice)) {
+      // The nodes' file system, not this machine's: only the form can be checked here.
+      const std::filesystem::path directory(*on_nodes);
+      if (on_nodes->empty() || !directory.is_absolute()) {
+        fields_.error(value, field,
+                      "node: must be followed by the absolute directory of an environment installed on every node, "
+                      "e.g. node:/opt/envs/torch, not \"" +
+                          choice + "\"");
+        return;
+      }
+      spec_.python_env = std::string(python_env_on_nodes_prefix) + directory.lexically_normal().string();
+      return;
+    }
     std::filesystem::path path(choice);
     if (path.is_relative()) path = options_.base_dir / path;
     path = path.lexically_normal();

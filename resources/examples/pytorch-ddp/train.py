@@ -1,10 +1,17 @@
 """PyTorch DistributedDataParallel over gloo. The process group comes from
 the environment Spindle sets (MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE),
 so torch.distributed's env:// rendezvous needs nothing else.
+
+The same script runs one process per container (pytorch_ddp.yaml) or several
+under torchrun (torchrun.yaml). Before training, each process checks that
+the rank, world size and master it was given agree with the cluster Spindle
+describes in TF_CONFIG, and stops with a sentence when they do not. Only
+rank 0 writes: the model, and a report of every rank's view.
 """
 
 import json
 import os
+import sys
 
 import torch
 import torch.distributed as dist
@@ -13,10 +20,44 @@ from torch.nn.parallel import DistributedDataParallel
 from example_support import CLASSES, FEATURES, describe_environment, output_dir, wine_splits
 
 
+def checked_view():
+    """This process's place in the group, as its environment gives it,
+    checked against the job's cluster when run by Spindle."""
+    view = {
+        "task": os.environ.get("SPINDLE_TASK", "chief:0"),
+        "rank": int(os.environ["RANK"]),
+        "world_size": int(os.environ["WORLD_SIZE"]),
+        "local_rank": int(os.environ.get("LOCAL_RANK", "0")),
+        "local_world_size": int(os.environ.get("LOCAL_WORLD_SIZE", "1")),
+        "master": f"{os.environ['MASTER_ADDR']}:{os.environ['MASTER_PORT']}",
+    }
+    cluster = json.loads(os.environ.get("TF_CONFIG", "{}")).get("cluster")
+    if not cluster:
+        return view
+    # The group is the chief, then the workers; each container holds local_world_size processes.
+    members = cluster.get("chief", []) + cluster.get("worker", [])
+    kind, _, index = view["task"].partition(":")
+    container = int(index) + (len(cluster.get("chief", [])) if kind == "worker" else 0)
+    expected = {
+        "rank": container * view["local_world_size"] + view["local_rank"],
+        "world_size": len(members) * view["local_world_size"],
+        "master host": members[0].rsplit(":", 1)[0].strip("[]"),
+    }
+    seen = {"rank": view["rank"], "world_size": view["world_size"], "master host": os.environ["MASTER_ADDR"]}
+    wrong = [f"{name} is {seen[name]}, not {expected[name]}" for name in expected if seen[name] != expected[name]]
+    if wrong:
+        sys.exit(f"{view['task']} (local rank {view['local_rank']}): " + "; ".join(wrong) +
+                 f", for the cluster {members}")
+    return view
+
+
 def main():
     describe_environment()
+    view = checked_view()
     dist.init_process_group(backend="gloo", init_method="env://")
     rank, world = dist.get_rank(), dist.get_world_size()
+    if (rank, world) != (view["rank"], view["world_size"]):
+        sys.exit(f"the process group made this rank {rank} of {world}, not {view['rank']} of {view['world_size']}")
     torch.manual_seed(1)
     x_train, y_train, _, _ = wine_splits()
     x = torch.from_numpy(x_train[rank::world])
@@ -27,24 +68,33 @@ def main():
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     loss_fn = torch.nn.CrossEntropyLoss()
     steps = int(os.environ.get("TRAIN_STEPS", "200"))
-    first_loss = None
+    with torch.no_grad():
+        first_loss = float(loss_fn(model(x), y))
     for step in range(steps):
         batch = torch.randint(0, len(x), (16,))
         optimizer.zero_grad()
         loss = loss_fn(model(x[batch]), y[batch])
         loss.backward()  # DDP all-reduces the gradients here
         optimizer.step()
-        first_loss = float(loss) if first_loss is None else first_loss
-
     with torch.no_grad():
-        full_loss = float(loss_fn(model(x), y))
+        last_loss = float(loss_fn(model(x), y))
+    views = [None] * world
+    dist.all_gather_object(views, {**view, "first_loss": first_loss, "last_loss": last_loss})
+
     if rank == 0:
         output = output_dir()
         os.makedirs(output, exist_ok=True)
         torch.save(model.module.state_dict(), os.path.join(output, "model.pt"))
+        report = {
+            "first_loss": sum(v["first_loss"] for v in views) / world,
+            "last_loss": sum(v["last_loss"] for v in views) / world,
+            "steps": steps,
+            "world_size": world,
+            "ranks": views,
+        }
         with open(os.path.join(output, "training.json"), "w", encoding="utf-8") as out:
-            json.dump({"first_loss": first_loss, "last_loss": full_loss, "steps": steps, "world_size": world}, out)
-    print(f"rank {rank}/{world}: loss {first_loss:.4f} -> {full_loss:.4f}", flush=True)
+            json.dump(report, out)
+    print(f"rank {rank}/{world}: loss {first_loss:.4f} -> {last_loss:.4f}", flush=True)
     dist.destroy_process_group()
 
 

@@ -236,6 +236,14 @@ TEST_F(PythonEnvTest, EachBadChoiceIsOneSentence) {
   EXPECT_NE(cut.error().message.find("is a corrupt archive"), std::string::npos) << cut.error().message;
 }
 
+TEST_F(PythonEnvTest, AnEnvironmentOnTheNodesHasNothingToPack) {
+  auto installed = locate_python_env("node:/opt/envs/torch");
+  ASSERT_FALSE(installed);
+  EXPECT_EQ(installed.error().message,
+            "python_env node:/opt/envs/torch is an environment installed on the nodes; there is nothing here to pack "
+            "or ship");
+}
+
 TEST_F(PythonEnvTest, CurrentIsTheActiveVenvOrTheOneOfPython3OnPath) {
   const auto venv = make_venv("active");
   const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";

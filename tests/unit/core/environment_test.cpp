@@ -193,6 +193,25 @@ TEST(Environment, WorkerZeroLeadsWithoutAChief) {
   EXPECT_EQ(last.at("WORLD_SIZE"), "3");
 }
 
+// What torchrun gives each of its workers, for a script written against torchrun: every container
+// is a group (torchrun's node) of one process, and all ranks share one role. The run id is the job.
+TEST(Environment, TorchrunWorkerVariables) {
+  const JobSpec spec = load("framework: pytorch\ncommand: x\ntasks: {chief: {}, worker: {instances: 2}}\n");
+  const auto addresses = addresses_for(spec, "chief:0=c:9,worker:0=a:10,worker:1=b:11");
+  const auto env = task_environment(spec, addresses, {"application_7_0003", {"worker", 1}, 0});
+  EXPECT_EQ(env.at("RANK"), "2");
+  EXPECT_EQ(env.at("GROUP_RANK"), "2");
+  EXPECT_EQ(env.at("ROLE_RANK"), "2");
+  EXPECT_EQ(env.at("LOCAL_RANK"), "0");
+  EXPECT_EQ(env.at("LOCAL_WORLD_SIZE"), "1");
+  EXPECT_EQ(env.at("WORLD_SIZE"), "3");
+  EXPECT_EQ(env.at("ROLE_WORLD_SIZE"), "3");
+  EXPECT_EQ(env.at("TORCHELASTIC_RUN_ID"), "application_7_0003");
+  for (const char* name : {"GROUP_RANK", "LOCAL_WORLD_SIZE", "TORCHELASTIC_RUN_ID"}) {
+    EXPECT_TRUE(is_reserved_variable(name)) << name;
+  }
+}
+
 TEST(Environment, Ipv6AddressesAreBracketed) {
   const JobSpec spec = load("command: x\ntasks: {worker: {}}\n");
   const auto addresses = addresses_for(spec, "worker:0=[::1]:2222");

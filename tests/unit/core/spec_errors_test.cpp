@@ -211,6 +211,25 @@ TEST(SpecErrors, FormatsAsFileLineColumnFieldMessage) {
             "train.yaml:2:20: tasks.worker.vcores: 0 is out of range; it must be a whole number from 1 to 1024");
 }
 
+// An environment on the nodes is on their file systems, not this machine's: only its form is checked.
+TEST(SpecErrors, PythonEnvOnTheNodesNeedsAnAbsoluteDirectory) {
+  SpecParseOptions options;
+  options.source_name = "job.yaml";
+  auto installed =
+      parse_job_spec("python_env: node:/opt/envs/../envs/torch\ncommand: x\ntasks: {worker: {}}\n", options);
+  ASSERT_TRUE(installed.ok()) << format_diagnostics(installed.error());
+  EXPECT_EQ(installed->python_env, "node:/opt/envs/torch");
+  for (const char* value : {"node:", "node:envs/torch"}) {
+    auto refused =
+        parse_job_spec(std::string("python_env: '") + value + "'\ncommand: x\ntasks: {worker: {}}\n", options);
+    ASSERT_FALSE(refused.ok()) << value;
+    EXPECT_EQ(refused.error().front().to_string(),
+              std::string("job.yaml:1:13: python_env: node: must be followed by the absolute directory of an "
+                          "environment installed on every node, e.g. node:/opt/envs/torch, not \"") +
+                  value + "\"");
+  }
+}
+
 TEST(SpecErrors, MissingSpecFileIsOneSentence) {
   auto result = load_job_spec("/nonexistent/job.yaml");
   ASSERT_FALSE(result.ok());

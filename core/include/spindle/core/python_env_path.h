@@ -1,6 +1,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "spindle/core/result.h"
 
@@ -14,5 +17,13 @@ enum class PythonEnvKind { venv, conda, archive, pex };
 // no Python environment, a venv whose interpreter is gone, or a file that is
 // no archive of a kind Spindle ships.
 Result<PythonEnvKind> python_env_kind(const std::filesystem::path& path);
+
+// `node:/opt/envs/torch` names an environment installed at that path on every
+// node, as clusters with a shared interpreter have it: nothing is packed or
+// shipped, and each task checks that its node has it.
+inline constexpr std::string_view python_env_on_nodes_prefix = "node:";
+
+// The directory of a python_env of the node: form, or nothing for any other form.
+std::optional<std::string> python_env_on_nodes(std::string_view python_env);
 
 }  // namespace spindle
