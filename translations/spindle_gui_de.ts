@@ -1967,6 +1967,11 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+5"/>
+        <source>Copies of the command in each container, each a rank of PyTorch&apos;s group (torchrun&apos;s --nproc-per-node)</source>
+        <translation>Kopien des Befehls in jedem Container, jede ein Rang der PyTorch-Gruppe (--nproc-per-node von torchrun)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>any node without an exclusive label</source>
         <translation>jeder Knoten ohne exklusives Label</translation>
     </message>
@@ -2031,7 +2036,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;GPUs:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>&amp;Processes:</source>
+        <translation>&amp;Prozesse:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Node &amp;label:</source>
         <translation>Knoten-&amp;Label:</translation>
     </message>
@@ -2061,7 +2071,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Rolle:</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+74"/>
         <location line="+1"/>
         <location line="+1"/>
         <source>at most %1</source>

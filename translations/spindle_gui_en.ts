@@ -1967,6 +1967,11 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+5"/>
+        <source>Copies of the command in each container, each a rank of PyTorch&apos;s group (torchrun&apos;s --nproc-per-node)</source>
+        <translation>Copies of the command in each container, each a rank of PyTorch's group (torchrun's --nproc-per-node)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>any node without an exclusive label</source>
         <translation>any node without an exclusive label</translation>
     </message>
@@ -2031,7 +2036,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;GPUs:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>&amp;Processes:</source>
+        <translation>&amp;Processes:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Node &amp;label:</source>
         <translation>Node &amp;label:</translation>
     </message>
@@ -2061,7 +2071,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>R&amp;ole:</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+74"/>
         <location line="+1"/>
         <location line="+1"/>
         <source>at most %1</source>

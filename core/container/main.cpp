@@ -10,6 +10,7 @@
 #include <string>
 
 #include "container/application_master.h"
+#include "container/process_fan_out.h"
 #include "container/self_check.h"
 #include "container/task_executor.h"
 #include "spindle/core/version.h"
@@ -26,6 +27,7 @@ int usage() {
                "       spindle-container task --task TYPE:INDEX --api HOST:PORT [--attempt N] [--restarts N]\n"
                "       spindle-container self-check master --listen HOST --secret TEXT\n"
                "       spindle-container self-check task --api HOST:PORT --secret TEXT [--host NAME]\n"
+               "       spindle-container fan-out PROCESSES COMMAND\n"
                "       spindle-container --version\n"
                "It runs inside containers YARN starts for a job `spindle submit` submitted;\n"
                "self-check proves it works on a node without YARN.\n";
@@ -65,6 +67,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (mode == "self-check") return self_check(argc, argv);
+  if (mode == "fan-out" && argc == 4) return spindle::container::run_fan_out(std::atoi(argv[2]), argv[3]);
   // YARN names the job's user in USER. Hadoop's client code would otherwise
   // ask the C library's user database, which a static program cannot load.
   if (const char* user = std::getenv("USER"); user && *user && environment("HADOOP_USER_NAME").empty()) {

@@ -178,6 +178,23 @@ int run_task_executor(const ExecutorOptions& options) {
 
   TaskProcessOptions process;
   process.command = command_of(*spec, *task, reservation->port());
+  if (const int processes = spec->find_task(task->type)->processes; processes > 1) {
+    // This binary starts and watches the copies, each with its own rank.
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) {
+      const std::string problem = "cannot start " + std::to_string(processes) +
+                                  " processes: this program's own path (/proc/self/exe) is unreadable: " + ec.message();
+      log(problem);
+      TaskResult result;
+      result.container = context->container_id;
+      result.exit_code = 127;
+      result.description = "could not start: " + problem;
+      return report(result);
+    }
+    process.command = "exec " + shell_quote(self.string()) + " fan-out " + std::to_string(processes) + " " +
+                      shell_quote(process.command);
+  }
   process.environment = command_environment(
       task_environment(*spec, *addresses, TaskContext{context->application_id, *task, options.attempt}));
   if (!spec->python_env.empty()) {

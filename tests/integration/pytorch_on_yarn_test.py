@@ -1,7 +1,7 @@
 """PyTorch jobs on the local YARN of tests/yarn-cluster: the pytorch-ddp
 examples train with real PyTorch (scripts/requirements-torch.txt) over gloo,
-one process per container and under torchrun, and a job whose environment a
-node lacks fails saying so.
+one process per container, two per container (processes: 2) and under
+torchrun, and a job whose environment a node lacks fails saying so.
 
 The nodes of the single-host cluster hand containers the TensorFlow venv;
 PyTorch's environment (5 GB, mostly CUDA libraries) is installed beside it on
@@ -61,6 +61,11 @@ class PyTorchJobs(JobTest):
     def test_torchrun_two_containers_of_two_processes(self):
         tasks = ["chief:0", "worker:0"]
         training = self.run_example("pytorch-ddp/torchrun.yaml", tasks)
+        self.assert_one_group(training, tasks, processes=2)
+
+    def test_two_containers_of_two_processes_started_by_spindle(self):
+        tasks = ["chief:0", "worker:0"]
+        training = self.run_example("pytorch-ddp/processes.yaml", tasks)
         self.assert_one_group(training, tasks, processes=2)
 
     def test_an_environment_a_node_lacks_fails_the_job_saying_so(self):

@@ -68,6 +68,10 @@ TaskTypePage::TaskTypePage(const QString& type, FieldMessages& messages, QWidget
   gpus_ = new LimitedSpinBox(0, 64);
   gpus_->setToolTip(tr("yarn.io/gpu per container"));
   gpusHint_ = hintLabel();
+  processes_ = new QSpinBox;
+  processes_->setRange(1, 64);
+  processes_->setToolTip(
+      tr("Copies of the command in each container, each a rank of PyTorch's group (torchrun's --nproc-per-node)"));
   nodeLabel_ = new QComboBox;
   nodeLabel_->setEditable(true);
   nodeLabel_->setInsertPolicy(QComboBox::NoInsert);
@@ -92,6 +96,11 @@ TaskTypePage::TaskTypePage(const QString& type, FieldMessages& messages, QWidget
   resourcesForm->addRow(tr("&Memory:"), fieldWithMessage(messages, field("memory"), memory_, memoryHint_));
   resourcesForm->addRow(tr("&Vcores:"), fieldWithMessage(messages, field("vcores"), vcores_, vcoresHint_));
   resourcesForm->addRow(tr("&GPUs:"), fieldWithMessage(messages, field("gpus"), gpus_, gpusHint_));
+  if (type == QLatin1String("chief") || type == QLatin1String("worker")) {
+    resourcesForm->addRow(tr("&Processes:"), fieldWithMessage(messages, field("processes"), processes_));
+  } else {
+    processes_->hide();
+  }
   resourcesForm->addRow(tr("Node &label:"), fieldWithMessage(messages, field("node_label"), nodeLabel_));
 
   auto* running = new QGroupBox(tr("What it runs"));
@@ -116,7 +125,7 @@ TaskTypePage::TaskTypePage(const QString& type, FieldMessages& messages, QWidget
   connect(failsJob_, &QCheckBox::toggled, this, &TaskTypePage::changed);
   connect(env_, &KeyValueTable::changed, this, &TaskTypePage::changed);
   for (QSpinBox* spin : {static_cast<QSpinBox*>(instances_), static_cast<QSpinBox*>(vcores_),
-                         static_cast<QSpinBox*>(gpus_), maxRestarts_}) {
+                         static_cast<QSpinBox*>(gpus_), processes_, maxRestarts_}) {
     connect(spin, qOverload<int>(&QSpinBox::valueChanged), this, &TaskTypePage::changed);
   }
 }
@@ -125,11 +134,12 @@ void TaskTypePage::load(const TaskSpec& task) {
   const QSignalBlocker blockers[] = {QSignalBlocker(instances_), QSignalBlocker(memory_),      QSignalBlocker(vcores_),
                                      QSignalBlocker(gpus_),      QSignalBlocker(nodeLabel_),   QSignalBlocker(command_),
                                      QSignalBlocker(env_),       QSignalBlocker(maxRestarts_), QSignalBlocker(role_),
-                                     QSignalBlocker(failsJob_)};
+                                     QSignalBlocker(failsJob_),  QSignalBlocker(processes_)};
   instances_->setValueKeepingRange(task.instances);
   memory_->setText(qs(format_memory_mib(task.memory_mib)));
   vcores_->setValueKeepingRange(task.vcores);
   gpus_->setValueKeepingRange(task.gpus);
+  processes_->setValue(task.processes);
   nodeLabel_->setCurrentText(qs(task.node_label));
   command_->setText(qs(task.command));
   KeyValueTable::Pairs env;
@@ -146,6 +156,7 @@ void TaskTypePage::write(nlohmann::ordered_json& tasks) const {
   if (const QString memory = memory_->text().trimmed(); !memory.isEmpty()) entry["memory"] = ss(memory);
   entry["vcores"] = vcores_->value();
   entry["gpus"] = gpus_->value();
+  if (processes_->value() != 1) entry["processes"] = processes_->value();
   if (const QString label = nodeLabel_->currentText().trimmed(); !label.isEmpty()) entry["node_label"] = ss(label);
   if (const QString command = command_->text().trimmed(); !command.isEmpty()) entry["command"] = ss(command);
   if (const auto env = env_->pairs(); !env.isEmpty()) {

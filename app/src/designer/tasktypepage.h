@@ -44,6 +44,7 @@ class TaskTypePage : public QWidget {
   QLineEdit* memory_;
   LimitedSpinBox* vcores_;
   LimitedSpinBox* gpus_;
+  QSpinBox* processes_;
   QComboBox* nodeLabel_;
   QLineEdit* command_;
   KeyValueTable* env_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace spindle {
 namespace {
@@ -58,10 +59,11 @@ int tracked_task_count(const JobSpec& spec) {
   return count;
 }
 
-// PyTorch's process group is the chief (rank 0, if any) and the workers, one
-// process per container. The variables are those torchrun gives its workers,
-// so a script written for torchrun runs unchanged: each container is a group
-// (torchrun's node) of one process, and every rank has the one role.
+// PyTorch's process group is the chief (rank 0, if any) and the workers, each
+// container a group (torchrun's node) of its type's `processes`. The variables
+// are those torchrun gives its workers, so a script written for torchrun runs
+// unchanged; every rank has the one role. These are the values of the
+// container's first process; process_environment gives the others theirs.
 void add_pytorch_variables(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context,
                            Environment& env) {
   const TaskId& task = context.task;
@@ -70,21 +72,54 @@ void add_pytorch_variables(const JobSpec& spec, const ClusterAddresses& addresse
   if (!chief && !worker) return;
   const HostPort& master =
       addresses.at(TaskId{chief ? std::string(task_types::chief) : std::string(task_types::worker), 0});
-  const int world_size = (chief ? chief->instances : 0) + (worker ? worker->instances : 0);
+  const int chief_ranks = chief ? chief->instances * chief->processes : 0;
+  const int world_size = chief_ranks + (worker ? worker->instances * worker->processes : 0);
   env["MASTER_ADDR"] = master.host;
   env["MASTER_PORT"] = std::to_string(master.port);
   env["WORLD_SIZE"] = std::to_string(world_size);
-  std::string rank;
-  if (task.type == task_types::chief) rank = "0";
-  if (task.type == task_types::worker) rank = std::to_string(task.index + (chief ? 1 : 0));
-  if (rank.empty()) return;
-  env["RANK"] = rank;
+  int first_rank = 0;
+  int group_rank = 0;
+  int processes = 1;
+  if (task.type == task_types::chief) {
+    processes = chief->processes;
+    first_rank = task.index * processes;
+    group_rank = task.index;
+  } else if (task.type == task_types::worker) {
+    processes = worker->processes;
+    first_rank = chief_ranks + task.index * processes;
+    group_rank = (chief ? chief->instances : 0) + task.index;
+  } else {
+    return;
+  }
+  env["RANK"] = std::to_string(first_rank);
   env["LOCAL_RANK"] = "0";
-  env["LOCAL_WORLD_SIZE"] = "1";
-  env["GROUP_RANK"] = rank;
-  env["ROLE_RANK"] = rank;
+  env["LOCAL_WORLD_SIZE"] = std::to_string(processes);
+  env["GROUP_RANK"] = std::to_string(group_rank);
+  env["ROLE_RANK"] = env["RANK"];
   env["ROLE_WORLD_SIZE"] = env["WORLD_SIZE"];
   env["TORCHELASTIC_RUN_ID"] = context.application_id;
+}
+
+// The share of a comma-separated device list that local process `local_rank`
+// of `processes` gets: an equal run of consecutive devices.
+std::string device_share(const std::string& devices, int local_rank, int processes) {
+  std::vector<std::string> listed;
+  std::size_t start = 0;
+  while (start <= devices.size()) {
+    const auto comma = devices.find(',', start);
+    const auto end = comma == std::string::npos ? devices.size() : comma;
+    if (end > start) listed.push_back(devices.substr(start, end - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (listed.empty() || listed.size() % static_cast<std::size_t>(processes) != 0) return devices;
+  const std::size_t each = listed.size() / static_cast<std::size_t>(processes);
+  std::string share;
+  for (std::size_t i = 0; i < each; ++i) {
+    if (!share.empty()) share += ',';
+    share += listed[static_cast<std::size_t>(local_rank) * each + i];
+  }
+  return share;
 }
 
 }  // namespace
@@ -140,6 +175,23 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   env["SPINDLE_TASK"] = task.to_string();
   env["SPINDLE_ATTEMPT"] = std::to_string(context.attempt);
   env["SPINDLE_OUTPUT"] = spec.output;
+  return env;
+}
+
+Environment process_environment(const Environment& container, int local_rank, int processes) {
+  Environment env = container;
+  const auto rank = env.find("RANK");
+  if (rank == env.end() || processes <= 1) return env;
+  const int first_rank = std::stoi(rank->second);
+  env["RANK"] = std::to_string(first_rank + local_rank);
+  env["ROLE_RANK"] = env["RANK"];
+  env["LOCAL_RANK"] = std::to_string(local_rank);
+  // The container's GPUs, as YARN made them visible, shared out evenly.
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES"}) {
+    if (auto devices = env.find(name); devices != env.end()) {
+      devices->second = device_share(devices->second, local_rank, processes);
+    }
+  }
   return env;
 }
 

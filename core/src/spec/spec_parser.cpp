@@ -44,8 +44,9 @@ constexpr std::array<std::string_view, 22> job_keys{"name",
                                                     "tasks",
                                                     "application_master"};
 
-constexpr std::array<std::string_view, 10> task_keys{"instances", "memory", "vcores",       "gpus", "node_label",
-                                                     "command",   "env",    "max_restarts", "role", "fails_job"};
+constexpr std::array<std::string_view, 11> task_keys{"instances",    "memory",     "vcores",   "gpus",
+                                                     "processes",    "node_label", "command",  "env",
+                                                     "max_restarts", "role",       "fails_job"};
 
 constexpr std::array<std::string_view, 2> application_master_keys{"memory", "vcores"};
 constexpr std::array<std::string_view, 2> kerberos_keys{"principal", "keytab"};
@@ -411,7 +412,22 @@ class SpecReader {
     fields_.for_each_key(value, field, task_keys,
                          [&](const std::string& key, const YAML::Node&, const YAML::Node& item,
                              const std::string& item_field) { read_task_key(task, key, item, item_field); });
+    if (task.processes > 1) check_processes(task, value["processes"], field + ".processes");
     return task;
+  }
+
+  // Several processes in a container are ranks of PyTorch's group, which only
+  // the chief and the workers form; GPUs are shared out among them evenly.
+  void check_processes(const TaskSpec& task, const YAML::Node& value, const std::string& field) {
+    if (task.type != task_types::chief && task.type != task_types::worker) {
+      fields_.error(value, field,
+                    "only chief and worker run several processes (the ranks of PyTorch's group); run " + task.type +
+                        " as one process, or add instances");
+    } else if (task.gpus % task.processes != 0) {
+      fields_.error(value, field,
+                    std::to_string(task.processes) + " processes cannot share " + std::to_string(task.gpus) +
+                        " GPUs evenly; ask for a multiple of " + std::to_string(task.processes) + " GPUs, or for none");
+    }
   }
 
   void read_task_key(TaskSpec& task, const std::string& key, const YAML::Node& value, const std::string& field) {
@@ -431,6 +447,9 @@ class SpecReader {
     } else if (key == "gpus") {
       if (auto gpus = fields_.integer(value, field, 0, 64, "a whole number of GPUs"))
         task.gpus = static_cast<int>(*gpus);
+    } else if (key == "processes") {
+      if (auto processes = fields_.integer(value, field, 1, 64, "a whole number of processes"))
+        task.processes = static_cast<int>(*processes);
     } else if (key == "node_label") {
       if (auto label = fields_.non_empty_string(value, field)) {
         if (is_valid_node_label(*label)) {

@@ -72,6 +72,7 @@ void emit_task(YAML::Emitter& out, const TaskSpec& task) {
   out << YAML::Key << "memory" << YAML::Value << format_memory_mib(task.memory_mib);
   out << YAML::Key << "vcores" << YAML::Value << task.vcores;
   out << YAML::Key << "gpus" << YAML::Value << task.gpus;
+  if (task.processes != 1) out << YAML::Key << "processes" << YAML::Value << task.processes;
   if (!task.node_label.empty()) out << YAML::Key << "node_label" << YAML::Value << Text{task.node_label};
   if (!task.command.empty()) out << YAML::Key << "command" << YAML::Value << Text{task.command};
   if (!task.env.empty()) {
@@ -177,6 +178,7 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
     entry["memory"] = task.memory_mib;
     entry["vcores"] = task.vcores;
     entry["gpus"] = task.gpus;
+    if (task.processes != 1) entry["processes"] = task.processes;
     if (!task.node_label.empty()) entry["node_label"] = task.node_label;
     if (!task.command.empty()) entry["command"] = task.command;
     entry["env"] = task.env;

@@ -95,6 +95,7 @@ def main():
         with open(os.path.join(output, "training.json"), "w", encoding="utf-8") as out:
             json.dump(report, out)
     print(f"rank {rank}/{world}: loss {first_loss:.4f} -> {last_loss:.4f}", flush=True)
+    dist.barrier()  # no rank tears the group down while another still uses it
     dist.destroy_process_group()
 
 

@@ -5,7 +5,12 @@
 #include <elf.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -62,6 +67,32 @@ TEST(ContainerBinary, IsStaticOrNeedsNothingNewerThanGlibc217) {
 
 TEST(ContainerBinary, PrintsItsVersion) {
   EXPECT_EQ(output_of("env -i " + binary + " --version"), "spindle-container " SPINDLE_VERSION "\n");
+}
+
+// A container of a task type with `processes: 2`: each copy gets its own rank and its share of the
+// GPUs; the first to fail stops the other, which would wait for it forever, and its exit is the task's.
+TEST(ContainerBinary, FansOutRanksAndTheFirstFailureStopsTheRest) {
+  const auto directory = std::filesystem::temp_directory_path() / ("spindle-fan-out-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(directory);
+  const auto seen = (directory / "seen").string();
+  const std::string command = "echo $RANK $LOCAL_RANK $ROLE_RANK $CUDA_VISIBLE_DEVICES >> " + seen +
+                              "; if [ $LOCAL_RANK = 1 ]; then sleep 0.5; exit 3; fi; exec sleep 60";
+  const auto started = std::chrono::steady_clock::now();
+  const std::string output =
+      output_of("env -i PATH=/usr/bin:/bin RANK=4 LOCAL_RANK=0 ROLE_RANK=4 CUDA_VISIBLE_DEVICES=0,1,2,3 " + binary +
+                " fan-out 2 '" + command + "' 2>&1; echo exit=$?");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30)) << "the other copy was not stopped";
+  EXPECT_NE(output.find("spindle: local rank 1 of 2 exited with 3; stopping the other 1\n"), std::string::npos)
+      << output;
+  EXPECT_NE(output.find("exit=3\n"), std::string::npos) << output;
+  std::ifstream lines(seen);
+  std::vector<std::string> ranks;
+  for (std::string line; std::getline(lines, line);) ranks.push_back(line);
+  std::sort(ranks.begin(), ranks.end());
+  EXPECT_EQ(ranks, (std::vector<std::string>{"4 0 4 0,1", "5 1 5 2,3"}));
+  std::filesystem::remove_all(directory);
+
+  EXPECT_NE(output_of(binary + " fan-out 0 true").find("fan-out needs 1 to 64 processes"), std::string::npos);
 }
 
 }  // namespace

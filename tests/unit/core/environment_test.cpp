@@ -212,6 +212,31 @@ TEST(Environment, TorchrunWorkerVariables) {
   }
 }
 
+// `processes: N` makes each container a group of N ranks, numbered container after container.
+TEST(Environment, SeveralProcessesPerContainerTakeConsecutiveRanks) {
+  const JobSpec spec = load(
+      "framework: pytorch\ncommand: x\ntasks: {chief: {processes: 2}, worker: {instances: 2, processes: 2, gpus: "
+      "4}}\n");
+  const auto addresses = addresses_for(spec, "chief:0=c:9,worker:0=a:10,worker:1=b:11");
+  const auto env = task_environment(spec, addresses, {"app", {"worker", 1}, 0});
+  EXPECT_EQ(env.at("WORLD_SIZE"), "6");
+  EXPECT_EQ(env.at("RANK"), "4");
+  EXPECT_EQ(env.at("GROUP_RANK"), "2");
+  EXPECT_EQ(env.at("LOCAL_WORLD_SIZE"), "2");
+  EXPECT_EQ(env.at("MASTER_ADDR") + ":" + env.at("MASTER_PORT"), "c:9");
+  Environment container = env;
+  container["CUDA_VISIBLE_DEVICES"] = "0,1,2,3";
+  const auto second = process_environment(container, 1, 2);
+  EXPECT_EQ(second.at("RANK"), "5");
+  EXPECT_EQ(second.at("ROLE_RANK"), "5");
+  EXPECT_EQ(second.at("LOCAL_RANK"), "1");
+  EXPECT_EQ(second.at("CUDA_VISIBLE_DEVICES"), "2,3");
+  EXPECT_EQ(process_environment(container, 0, 2).at("CUDA_VISIBLE_DEVICES"), "0,1");
+  // A task outside the group runs as it is.
+  const auto ps_like = Environment{{"JOB_NAME", "evaluator"}};
+  EXPECT_EQ(process_environment(ps_like, 1, 2), ps_like);
+}
+
 TEST(Environment, Ipv6AddressesAreBracketed) {
   const JobSpec spec = load("command: x\ntasks: {worker: {}}\n");
   const auto addresses = addresses_for(spec, "worker:0=[::1]:2222");

@@ -22,6 +22,13 @@ using Environment = std::map<std::string, std::string>;
 // SPINDLE_* variables), which specs cannot override.
 Environment task_environment(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context);
 
+// The environment of local process `local_rank` (0 to processes - 1) of a
+// container whose task_environment is `container` and which runs `processes`
+// copies of its command: its own RANK, ROLE_RANK and LOCAL_RANK, and its even
+// share of the container's CUDA_VISIBLE_DEVICES. Unchanged for one process or
+// a task outside PyTorch's group.
+Environment process_environment(const Environment& container, int local_rank, int processes);
+
 // The cluster as TF_CONFIG and CLUSTER_SPEC carry it: {"chief": ["h:p"], ...}.
 std::string cluster_json(const JobSpec& spec, const ClusterAddresses& addresses);
 

@@ -35,6 +35,9 @@ struct TaskSpec {
   std::uint64_t memory_mib = 1024;
   int vcores = 1;
   int gpus = 0;
+  // Copies of the command each container runs, as torchrun's --nproc-per-node
+  // (chief and worker only); each is a rank of PyTorch's group of its own.
+  int processes = 1;
   std::string node_label;
   std::string command;  // runs in a shell; empty for tensorboard means "run TensorBoard"
   std::map<std::string, std::string> env;
