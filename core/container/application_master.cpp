@@ -365,6 +365,9 @@ class ApplicationMaster {
     {
       std::lock_guard lock(backend_.mutex());
       if (const auto type = task_type_of(container)) {
+        // The ResourceManager counts its outstanding ask down with each container it grants; so
+        // does sent_, or a task of this type restarted in the meantime would ask for no container.
+        if (sent_[*type] > 0) --sent_[*type];
         task = lifecycle_.assign_container(*type, container.id, container.node, container.node_http_address,
                                            log_url_of(container));
         if (task) {

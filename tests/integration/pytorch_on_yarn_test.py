@@ -13,11 +13,31 @@ SPINDLE_SOURCE_DIR and SPINDLE_TORCH_PYTHON set."""
 
 import json
 import os
+import signal
+import threading
+import time
 import unittest
 
 from jobs_on_yarn_test import JobTest, example_spec
 
 TORCH_ENV = os.path.dirname(os.path.dirname(os.environ["SPINDLE_TORCH_PYTHON"]))
+
+
+def training_processes(output, task):
+    """The python train.py processes of `task` in the job writing to `output`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                argv = cmdline.read().split(b"\0")
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                variables = environ.read().split(b"\0")
+        except OSError:
+            continue
+        if (len(argv) > 1 and argv[1] == b"train.py" and f"SPINDLE_TASK={task}".encode() in variables
+                and f"SPINDLE_OUTPUT={output}".encode() in variables):
+            found.append(int(pid))
+    return found
 
 
 class PyTorchJobs(JobTest):
@@ -32,8 +52,8 @@ class PyTorchJobs(JobTest):
         with open(os.path.join(output, "training.json")) as report:
             training = json.load(report)
         self.assertLess(training["last_loss"], training["first_loss"], training)
-        # Only rank 0 writes: the model and its report, beside the environment checks of each task.
-        self.assertEqual(sorted(os.listdir(output)), ["environment", "model.pt", "training.json"])
+        # Only rank 0 writes: its checkpoint, the model and its report, beside each task's environment check.
+        self.assertEqual(sorted(os.listdir(output)), ["checkpoint.pt", "environment", "model.pt", "training.json"])
         self.assertGreater(os.path.getsize(os.path.join(output, "model.pt")), 0)
         self.assert_left_nothing(outcome)
         return training
@@ -67,6 +87,47 @@ class PyTorchJobs(JobTest):
         tasks = ["chief:0", "worker:0"]
         training = self.run_example("pytorch-ddp/processes.yaml", tasks)
         self.assert_one_group(training, tasks, processes=2)
+
+    def test_a_killed_worker_restarts_the_group_which_resumes_from_its_checkpoint(self):
+        output = os.path.join(self.directory, "output")
+        spec = example_spec("pytorch-ddp/pytorch_ddp.yaml", output)
+        spec["python_env"] = "node:" + TORCH_ENV
+        # 400 steps of at least 50 ms: 20 s or more, with a checkpoint every 50 steps.
+        spec["env"].update({"TRAIN_STEPS": "400", "STEP_SECONDS": "0.05", "CHECKPOINT_EVERY": "50"})
+        spec["tasks"]["worker"]["max_restarts"] = 1
+        killed = []
+
+        def kill_worker_one_after_a_checkpoint():
+            deadline = time.time() + 300
+            while time.time() < deadline and not os.path.exists(os.path.join(output, "checkpoint.pt")):
+                time.sleep(0.2)
+            while time.time() < deadline and not killed:
+                for pid in training_processes(output, "worker:1"):
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                time.sleep(0.2)
+
+        killer = threading.Thread(target=kill_worker_one_after_a_checkpoint, daemon=True)
+        killer.start()
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        killer.join(timeout=5)
+        self.assertTrue(killed, "worker:1's training process was never found to kill")
+        self.assertEqual(result.returncode, 0, result.stderr + outcome.get("diagnostics", ""))
+        self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
+        tasks = {task["task"]: task for task in outcome["job"]["tasks"]}
+        # The killed worker spent the group's restart; the others were restarted with it, for free.
+        self.assertEqual(tasks["worker:1"]["restarts"], 1, tasks["worker:1"])
+        for name in ("chief:0", "worker:0"):
+            self.assertEqual(tasks[name]["restarts"], 0, tasks[name])
+            self.assertEqual(tasks[name]["lost"], 1, tasks[name])
+        self.assertGreaterEqual(outcome["job"]["cluster_version"], 2)
+        with open(os.path.join(output, "training.json")) as report:
+            training = json.load(report)
+        self.assertLess(training["last_loss"], training["first_loss"], training)
+        for view in training["ranks"]:
+            self.assertGreater(view["resumed_from"], 0, view)
+            self.assertEqual(view["resumed_from"] % 50, 0, view)
+        self.assert_left_nothing(outcome)
 
     def test_an_environment_a_node_lacks_fails_the_job_saying_so(self):
         spec = example_spec("pytorch-ddp/pytorch_ddp.yaml", os.path.join(self.directory, "output"),

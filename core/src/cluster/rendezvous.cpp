@@ -35,7 +35,8 @@ Result<void> Rendezvous::register_task(const TaskId& task, const HostPort& addre
     addresses_[task] = address;
     containers_[task] = container_id;
     if (addresses_.size() == expected_) publish_locked();
-    if (current_ && current_->version == version_) {
+    // Only a complete cluster is handed out: while a task restarts, the last one names its old address.
+    if (current_ && current_->version == version_ && addresses_.size() == expected_) {
       for (auto it = waiters_.begin(); it != waiters_.end() && it->first < version_;) {
         ready.emplace_back(std::move(it->second.waiter), current_);
         it = waiters_.erase(it);

@@ -264,6 +264,15 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
   auto* task = by_container(container);
   if (!task || is_final(task->phase) || task->container != container) return;
   container_owner_.erase(container);
+  if (task->stopped_for_group && !ending()) {
+    task->stopped_for_group = false;
+    task->exit_code = exit_status;
+    task->exit_description =
+        task->reported ? task->reported->description : describe_yarn_exit(exit_status, diagnostics);
+    task->finished_ms = now_ms();
+    restart(*task, true, "restarted with its group");
+    return;
+  }
   const bool lost = lost_through_no_fault(exit_status);
   if (task->silent && !task->reported) {
     // We stopped it: what counts is why, and it spends the restart budget.
@@ -303,7 +312,11 @@ void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string
     return;
   }
   if (lost) {
-    restart(task, true, description);
+    if (in_group(task)) {
+      restart_group(task, true, description);
+    } else {
+      restart(task, true, description);
+    }
     return;
   }
   if (exit_code == 0) {
@@ -313,7 +326,12 @@ void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string
     return;
   }
   const auto& spec = spec_of(task.id);
-  if (task.restarts < spec.max_restarts) {
+  if (in_group(task) && group_restarts_ < group_restart_budget()) {
+    ++group_restarts_;
+    restart_group(task, false, description);
+    return;
+  }
+  if (!in_group(task) && task.restarts < spec.max_restarts) {
     restart(task, false, description);
     return;
   }
@@ -331,7 +349,42 @@ void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string
   evaluate();
 }
 
-void JobLifecycle::restart(TaskRecord& task, bool free, const std::string& why) {
+bool JobLifecycle::in_group(const TaskRecord& task) const {
+  return spec_.framework == Framework::pytorch &&
+         (task.id.type == task_types::chief || task.id.type == task_types::worker);
+}
+
+int JobLifecycle::group_restart_budget() const {
+  int budget = 0;
+  for (std::string_view type : {task_types::chief, task_types::worker}) {
+    if (const auto* spec = spec_.find_task(type)) budget = std::max(budget, spec->max_restarts);
+  }
+  return budget;
+}
+
+void JobLifecycle::restart_group(TaskRecord& task, bool free, const std::string& why) {
+  restart(task, free, why,
+          free ? ""
+               : " (restart " + std::to_string(group_restarts_) + " of its group's " +
+                     std::to_string(group_restart_budget()) + ")");
+  const std::string cause = task.id.to_string() + " ended: " + why;
+  for (auto& member : tasks_) {
+    if (&member == &task || !in_group(member) || member.phase == TaskPhase::requested) continue;
+    if (member.stopped_for_group) continue;
+    if (is_final(member.phase) || member.container.empty()) {
+      restart(member, true, "restarted with its group, as " + cause);
+      continue;
+    }
+    // Its process group is broken; it starts again once its container is gone. Its address is
+    // withdrawn now, so that no member that registers again is handed the broken group's cluster.
+    member.stopped_for_group = true;
+    rendezvous_.task_restarting(member.id);
+    to_stop_.push_back(member.container);
+    events_.append("stopping", member.id.to_string(), "to restart it with its group, as " + cause);
+  }
+}
+
+void JobLifecycle::restart(TaskRecord& task, bool free, const std::string& why, const std::string& budget) {
   if (free) {
     ++task.lost;
   } else {
@@ -356,9 +409,10 @@ void JobLifecycle::restart(TaskRecord& task, bool free, const std::string& why) 
   task.address.reset();
   task.reported.reset();
   events_.append("restarting", task.id.to_string(),
-                 why + (free ? " (not counted against its restarts)"
-                             : " (restart " + std::to_string(task.restarts) + " of " +
-                                   std::to_string(spec_of(task.id).max_restarts) + ")"));
+                 why + (free              ? std::string(" (not counted against its restarts)")
+                        : !budget.empty() ? budget
+                                          : " (restart " + std::to_string(task.restarts) + " of " +
+                                                std::to_string(spec_of(task.id).max_restarts) + ")"));
 }
 
 void JobLifecycle::evaluate() {

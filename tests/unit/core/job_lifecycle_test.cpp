@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "spindle/core/spec_parser.h"
 
 namespace spindle {
@@ -101,6 +103,62 @@ TEST_F(Lifecycle, FailureAfterItsRestartsFailsTheJobNamingTask) {
   EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
   EXPECT_NE(lifecycle_->diagnostics().find("worker:1 failed: exited with 3"), std::string::npos);
   EXPECT_NE(lifecycle_->diagnostics().find("Traceback: boom"), std::string::npos);
+}
+
+// PyTorch's group breaks as a whole: one member's failure restarts every member, in a new
+// cluster version, spending one restart of the group; the others' ends on the way are free.
+TEST_F(Lifecycle, APyTorchMemberFailingRestartsTheWholeGroup) {
+  make("framework: pytorch\ncommand: x\ntasks: {chief: {}, worker: {instances: 2, max_restarts: 1}, evaluator: {}}\n");
+  start_all();
+  const auto first_version = rendezvous_->current()->version;
+  const auto chief_container = task("chief", 0).container;
+  const auto worker0_container = task("worker", 0).container;
+  const auto evaluator_container = task("evaluator", 0).container;
+  end("worker", 1, 137);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  EXPECT_EQ(task("worker", 1).restarts, 1);
+  EXPECT_EQ(task("worker", 1).phase, TaskPhase::requested);
+  // The survivors are stopped; the evaluator, outside the group, runs on.
+  auto to_stop = lifecycle_->take_containers_to_stop();
+  std::sort(to_stop.begin(), to_stop.end());
+  EXPECT_EQ(to_stop, (std::vector<std::string>{chief_container, worker0_container}));
+  // The killed worker's replacement registers before the others' containers are gone: it must not
+  // be handed the broken group's cluster, with the old chief's address.
+  const auto replacement = "container_replacement";
+  ASSERT_TRUE(lifecycle_->assign_container("worker", replacement, "node:1", "node:2", "").has_value());
+  ASSERT_TRUE(lifecycle_->register_task(TaskId{"worker", 1}, HostPort{"h", 3000}, replacement).ok());
+  bool handed_a_cluster = false;
+  const auto ticket = rendezvous_->when_newer(0, [&](auto) { handed_a_cluster = true; });
+  EXPECT_FALSE(handed_a_cluster);
+  rendezvous_->forget(ticket);
+  // Their process group broke: the chief fails on its own before it is stopped, which is free.
+  lifecycle_->container_completed(chief_container, 1, "");
+  lifecycle_->container_completed(worker0_container, -105, "");
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  for (const auto& [type, index] : {std::pair{"chief", 0}, std::pair{"worker", 0}}) {
+    EXPECT_EQ(task(type, index).phase, TaskPhase::requested) << type;
+    EXPECT_EQ(task(type, index).restarts, 0) << type;
+    EXPECT_EQ(task(type, index).lost, 1) << type;
+    EXPECT_EQ(task(type, index).earlier_attempts.size(), 1u) << type;
+  }
+  EXPECT_EQ(task("evaluator", 0).container, evaluator_container);
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 1);
+  start_all();
+  EXPECT_GT(rendezvous_->current()->version, first_version);
+  EXPECT_EQ(task("worker", 1).phase, TaskPhase::running);
+  // The group's budget (the largest max_restarts of chief and worker, 1) is spent: the next failure ends the job.
+  end("chief", 0, 3);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_NE(lifecycle_->diagnostics().find("chief:0 failed: "), std::string::npos) << lifecycle_->diagnostics();
+}
+
+TEST_F(Lifecycle, TensorFlowWorkersStillRestartAlone) {
+  make("command: x\ntasks: {chief: {}, worker: {instances: 2, max_restarts: 1}}\n");
+  start_all();
+  end("worker", 1, 137);
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty());
+  EXPECT_EQ(task("chief", 0).phase, TaskPhase::running);
+  EXPECT_EQ(task("worker", 1).phase, TaskPhase::requested);
 }
 
 TEST_F(Lifecycle, PreemptionAndLostNodesDoNotSpendTheBudget) {

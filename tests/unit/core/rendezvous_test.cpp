@@ -102,6 +102,22 @@ TEST(Rendezvous, ARestartedTaskPublishesANewVersion) {
   EXPECT_EQ(rendezvous.wait_newer(1, 50ms)->version, 2u);
 }
 
+// While several tasks restart (PyTorch's group restarts as a whole), the first to register again
+// must not be handed the last cluster, which names the others' old addresses.
+TEST(Rendezvous, NoStaleClusterWhileTasksRestart) {
+  Rendezvous rendezvous(job("{chief: {}, worker: {}}"));
+  ASSERT_TRUE(rendezvous.register_task({"chief", 0}, {"c", 1}, "c1").ok());
+  ASSERT_TRUE(rendezvous.register_task({"worker", 0}, {"w", 2}, "c2").ok());
+  rendezvous.task_restarting({"chief", 0});
+  rendezvous.task_restarting({"worker", 0});
+  std::vector<std::uint64_t> received;
+  rendezvous.when_newer(0, [&](auto version) { received.push_back(version->version); });
+  ASSERT_TRUE(rendezvous.register_task({"worker", 0}, {"w", 4}, "c4").ok());
+  EXPECT_TRUE(received.empty()) << "handed version " << received.front() << " with the chief's old address";
+  ASSERT_TRUE(rendezvous.register_task({"chief", 0}, {"c", 3}, "c3").ok());
+  EXPECT_EQ(received, (std::vector<std::uint64_t>{2}));
+}
+
 TEST(Rendezvous, ManyExecutorsAtOnce) {
   constexpr int workers = 10'000;
   Rendezvous rendezvous(job("{worker: {instances: " + std::to_string(workers) + "}}"));

@@ -46,6 +46,7 @@ struct TaskRecord {
   std::optional<TaskResult> reported;                  // what its executor said before the container ended
   std::chrono::steady_clock::time_point last_heard{};  // registration, heartbeat or result
   bool silent = false;                           // declared lost for want of heartbeats; its container is being stopped
+  bool stopped_for_group = false;                // its container is being stopped to restart PyTorch's group
   std::vector<EarlierAttempt> earlier_attempts;  // containers it ran in before its restarts
   // Since when it waits for a container to replace one lost with its node,
   // and that node; see JobSpec::replacement_timeout.
@@ -69,6 +70,12 @@ std::string_view to_string(JobOutcome outcome);
 // The job life cycle of DESIGN.md as a state machine without any I/O: the
 // application master feeds it what YARN and the executors say and asks it
 // what to do next. Not thread-safe; the application master serializes calls.
+//
+// In a PyTorch job the chief and the workers are one process group, which
+// breaks as a whole when one member ends: they restart together. The first
+// member to fail spends one restart of the group, whose budget is the largest
+// max_restarts of the chief and worker types; the containers of the others
+// are stopped and all of them start again, for free, in a new cluster version.
 class JobLifecycle {
  public:
   using Clock = std::chrono::steady_clock;
@@ -130,7 +137,10 @@ class JobLifecycle {
   TaskRecord* by_container(const std::string& container);
   const TaskSpec& spec_of(const TaskId& task) const;
   void task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost);
-  void restart(TaskRecord& task, bool free, const std::string& why);
+  void restart(TaskRecord& task, bool free, const std::string& why, const std::string& budget = "");
+  bool in_group(const TaskRecord& task) const;
+  int group_restart_budget() const;
+  void restart_group(TaskRecord& task, bool free, const std::string& why);
   void adopt(TaskRecord& task, const AdoptableContainer& container, const Reattachment& reattachment);
   void give_up_reattachment(const std::string& why);
   std::string no_replacement_diagnostic(const TaskRecord& task) const;
@@ -152,6 +162,7 @@ class JobLifecycle {
   std::vector<std::string> to_release_;
   JobOutcome outcome_ = JobOutcome::running;
   std::string diagnostics_;
+  int group_restarts_ = 0;  // restarts of PyTorch's group spent from its budget
 };
 
 }  // namespace spindle
