@@ -15,22 +15,10 @@
 #include "spindle/core/environment.h"
 #include "spindle/core/task_process.h"
 
-extern char** environ;
-
 namespace spindle::container {
 namespace {
 
 constexpr auto stop_grace = std::chrono::seconds(10);
-
-Environment own_environment() {
-  Environment env;
-  for (char** entry = environ; entry && *entry; ++entry) {
-    const std::string text(*entry);
-    const auto equals = text.find('=');
-    if (equals != std::string::npos) env[text.substr(0, equals)] = text.substr(equals + 1);
-  }
-  return env;
-}
 
 // Forks one copy; the environment strings are built before the fork.
 pid_t start_copy(const std::string& command, const Environment& env) {
@@ -72,7 +60,7 @@ int run_fan_out(int processes, const std::string& command) {
   ::sigaction(SIGTERM, &ignore, nullptr);
   ::sigaction(SIGINT, &ignore, nullptr);
 
-  const Environment container = own_environment();
+  const Environment container = inherited_environment();
   std::vector<pid_t> copies;
   for (int local_rank = 0; local_rank < processes; ++local_rank) {
     const pid_t pid = start_copy(command, process_environment(container, local_rank, processes));

@@ -22,8 +22,6 @@
 #include "spindle/core/task_process.h"
 #include "spindle/yarn/token_service.h"
 
-extern char** environ;
-
 namespace spindle::container {
 namespace {
 
@@ -38,12 +36,7 @@ void log(const std::string& line) {
 // The executor's own environment (PATH, HOME, HADOOP_CONF_DIR and what else
 // YARN set), overlaid with the task's.
 std::map<std::string, std::string> command_environment(const Environment& task) {
-  std::map<std::string, std::string> merged;
-  for (char** entry = environ; entry && *entry; ++entry) {
-    const std::string_view text(*entry);
-    const auto equals = text.find('=');
-    if (equals != std::string_view::npos) merged[std::string(text.substr(0, equals))] = text.substr(equals + 1);
-  }
+  Environment merged = inherited_environment();
   for (const auto& [name, value] : task) merged[name] = value;
   return merged;
 }

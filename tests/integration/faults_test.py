@@ -17,7 +17,8 @@ import time
 import unittest
 import urllib.request
 
-from jobs_on_yarn_test import SOURCE, JobTest, configuration, example_spec, spindle, wait_for_no_processes
+from jobs_on_yarn_test import (SOURCE, JobTest, configuration, example_spec, process_table, spindle,
+                               wait_for_no_processes)
 
 LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
 
@@ -50,21 +51,14 @@ def container_processes(application_id, mode):
     """(pid, words, attempt) of each `spindle-container MODE` process of the job's containers: the
     container id in the environment the NodeManager gave it names the application and attempt."""
     wanted = application_id[len("application_"):]
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-                words = cmdline.read().split(b"\0")
-            with open(f"/proc/{pid}/environ", "rb") as environ:
-                variables = environ.read().split(b"\0")
-        except OSError:
-            continue
+    for pid, words, variables in process_table():
         if not (words and words[0].endswith(b"spindle-container") and mode.encode() in words):
             continue
         # container_[e<epoch>_]<cluster timestamp>_<application>_<attempt>_<number>
         for variable in variables:
             found = re.fullmatch(rb"CONTAINER_ID=container_(?:e\d+_)?(\d+_\d+)_(\d+)_\d+", variable)
             if found and found.group(1).decode() == wanted:
-                yield int(pid), words, int(found.group(2))
+                yield pid, words, int(found.group(2))
 
 
 def executor_of(application_id, task):

@@ -83,16 +83,30 @@ def applications():
     return {app["application_id"]: app for app in json.loads(listed.stdout)}
 
 
+def process_table():
+    """(pid, argv words, environment entries) of each process on this machine
+    that can be read, as bytes; processes that end meanwhile are skipped."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                words = cmdline.read().split(b"\0")
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                variables = environ.read().split(b"\0")
+        except OSError:
+            continue
+        yield int(pid), words, variables
+
+
 def processes_of(application_id):
     """Processes on this machine that belong to the job's containers."""
     found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
+    for pid, _, variables in process_table():
+        if f"SPINDLE_APP_ID={application_id}".encode() not in variables:
+            continue
         try:
-            with open(f"/proc/{pid}/environ", "rb") as environ:
-                if f"SPINDLE_APP_ID={application_id}".encode() in environ.read().split(b"\0"):
-                    with open(f"/proc/{pid}/stat") as stat:
-                        if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
-                            found.append(int(pid))
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(pid)
         except OSError:
             continue
     return found

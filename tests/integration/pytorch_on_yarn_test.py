@@ -18,26 +18,16 @@ import threading
 import time
 import unittest
 
-from jobs_on_yarn_test import JobTest, example_spec
+from jobs_on_yarn_test import JobTest, example_spec, process_table
 
 TORCH_ENV = os.path.dirname(os.path.dirname(os.environ["SPINDLE_TORCH_PYTHON"]))
 
 
 def training_processes(output, task):
     """The python train.py processes of `task` in the job writing to `output`."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-                argv = cmdline.read().split(b"\0")
-            with open(f"/proc/{pid}/environ", "rb") as environ:
-                variables = environ.read().split(b"\0")
-        except OSError:
-            continue
-        if (len(argv) > 1 and argv[1] == b"train.py" and f"SPINDLE_TASK={task}".encode() in variables
-                and f"SPINDLE_OUTPUT={output}".encode() in variables):
-            found.append(int(pid))
-    return found
+    return [pid for pid, argv, variables in process_table()
+            if len(argv) > 1 and argv[1] == b"train.py" and f"SPINDLE_TASK={task}".encode() in variables
+            and f"SPINDLE_OUTPUT={output}".encode() in variables]
 
 
 class PyTorchJobs(JobTest):

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+extern char** environ;
+
 namespace spindle {
 namespace {
 
@@ -175,6 +177,16 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   env["SPINDLE_TASK"] = task.to_string();
   env["SPINDLE_ATTEMPT"] = std::to_string(context.attempt);
   env["SPINDLE_OUTPUT"] = spec.output;
+  return env;
+}
+
+Environment inherited_environment() {
+  Environment env;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string_view text(*entry);
+    const auto equals = text.find('=');
+    if (equals != std::string_view::npos) env[std::string(text.substr(0, equals))] = text.substr(equals + 1);
+  }
   return env;
 }
 

@@ -22,6 +22,9 @@ using Environment = std::map<std::string, std::string>;
 // SPINDLE_* variables), which specs cannot override.
 Environment task_environment(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context);
 
+// This process's own environment (what YARN and the NodeManager set), by name.
+Environment inherited_environment();
+
 // The environment of local process `local_rank` (0 to processes - 1) of a
 // container whose task_environment is `container` and which runs `processes`
 // copies of its command: its own RANK, ROLE_RANK and LOCAL_RANK, and its even
