@@ -2037,8 +2037,8 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+2"/>
-        <source>&amp;Processes:</source>
-        <translation>&amp;Prozesse:</translation>
+        <source>&amp;Processes (PyTorch):</source>
+        <translation>&amp;Prozesse (PyTorch):</translation>
     </message>
     <message>
         <location line="+4"/>

@@ -1968,7 +1968,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     <message>
         <location line="+5"/>
         <source>Copies of the command in each container, each a rank of PyTorch&apos;s group (torchrun&apos;s --nproc-per-node)</source>
-        <translation>Copies of the command in each container, each a rank of PyTorch's group (torchrun's --nproc-per-node)</translation>
+        <translation>Copies of the command in each container, each a rank of PyTorch&apos;s group (torchrun&apos;s --nproc-per-node)</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2037,8 +2037,8 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+2"/>
-        <source>&amp;Processes:</source>
-        <translation>&amp;Processes:</translation>
+        <source>&amp;Processes (PyTorch):</source>
+        <translation>&amp;Processes (PyTorch):</translation>
     </message>
     <message>
         <location line="+4"/>

@@ -97,7 +97,7 @@ TaskTypePage::TaskTypePage(const QString& type, FieldMessages& messages, QWidget
   resourcesForm->addRow(tr("&Vcores:"), fieldWithMessage(messages, field("vcores"), vcores_, vcoresHint_));
   resourcesForm->addRow(tr("&GPUs:"), fieldWithMessage(messages, field("gpus"), gpus_, gpusHint_));
   if (type == QLatin1String("chief") || type == QLatin1String("worker")) {
-    resourcesForm->addRow(tr("&Processes:"), fieldWithMessage(messages, field("processes"), processes_));
+    resourcesForm->addRow(tr("&Processes (PyTorch):"), fieldWithMessage(messages, field("processes"), processes_));
   } else {
     processes_->hide();
   }

@@ -90,7 +90,16 @@ class RuleChecker {
       if (!has_trainer) {
         report("tasks", "has neither chief nor worker, so a PyTorch job has no process group; add a worker");
       }
-    } else if (spec_.framework == Framework::tensorflow && !has_trainer) {
+    } else {
+      // Several copies of a TensorFlow or generic command would all claim the same task.
+      for (const auto& task : spec_.tasks) {
+        if (task.processes <= 1) continue;
+        report(task_field(task, "processes"), "is " + std::to_string(task.processes) +
+                                                  ", but only PyTorch jobs run several processes (ranks) in "
+                                                  "a container; set `framework: pytorch`, or add instances instead");
+      }
+    }
+    if (spec_.framework == Framework::tensorflow && !has_trainer) {
       if (const TaskSpec* ps = spec_.find_task(task_types::ps)) {
         report(task_field(*ps), "serves variables, but there is no chief or worker to train; add a worker");
       }

@@ -234,17 +234,22 @@ TEST(SpecErrors, PythonEnvOnTheNodesNeedsAnAbsoluteDirectory) {
 TEST(SpecErrors, SeveralProcessesOnlyInPyTorchsGroupAndWithGpusShared) {
   SpecParseOptions options;
   options.source_name = "job.yaml";
-  auto ps = parse_job_spec("command: x\ntasks: {worker: {}, ps: {processes: 2}}\n", options);
+  auto tensorflow = parse_job_spec("command: x\ntasks: {worker: {processes: 2}}\n", options);
+  ASSERT_FALSE(tensorflow.ok());
+  EXPECT_EQ(tensorflow.error().front().to_string(),
+            "job.yaml:2:18: tasks.worker.processes: is 2, but only PyTorch jobs run several processes (ranks) in a "
+            "container; set `framework: pytorch`, or add instances instead");
+  auto ps = parse_job_spec("framework: pytorch\ncommand: x\ntasks: {worker: {}, ps: {processes: 2}}\n", options);
   ASSERT_FALSE(ps.ok());
   EXPECT_EQ(ps.error().front().to_string(),
-            "job.yaml:2:37: tasks.ps.processes: only chief and worker run several processes (the ranks of PyTorch's "
+            "job.yaml:3:37: tasks.ps.processes: only chief and worker run several processes (the ranks of PyTorch's "
             "group); run ps as one process, or add instances");
-  auto gpus = parse_job_spec("command: x\ntasks: {worker: {gpus: 3, processes: 2}}\n", options);
+  auto gpus = parse_job_spec("framework: pytorch\ncommand: x\ntasks: {worker: {gpus: 3, processes: 2}}\n", options);
   ASSERT_FALSE(gpus.ok());
   EXPECT_NE(gpus.error().front().message.find("2 processes cannot share 3 GPUs evenly"), std::string::npos);
-  auto many = parse_job_spec("command: x\ntasks: {worker: {processes: 65}}\n", options);
+  auto many = parse_job_spec("framework: pytorch\ncommand: x\ntasks: {worker: {processes: 65}}\n", options);
   ASSERT_FALSE(many.ok());
-  auto fine = parse_job_spec("command: x\ntasks: {worker: {gpus: 4, processes: 2}}\n", options);
+  auto fine = parse_job_spec("framework: pytorch\ncommand: x\ntasks: {worker: {gpus: 4, processes: 2}}\n", options);
   ASSERT_TRUE(fine.ok()) << format_diagnostics(fine.error());
   EXPECT_EQ(fine->tasks.front().processes, 2);
   auto again = parse_job_spec(to_yaml(*fine), options);
