@@ -104,11 +104,20 @@ class TensorBoardProxyOnYarn(unittest.TestCase):
         status, headers, body = fetch(url)
         self.assertEqual(status, 200)
         self.assertIn(b"<title>TensorBoard</title>", body)
-        status, _, body = fetch(url + "data/plugin/scalars/scalars_multirun", b"tag=loss&runs=train&runs=eval")
-        self.assertEqual(status, 200, body)
-        scalars = json.loads(body)
-        self.assertEqual(len(scalars["train"]), 50)
-        self.assertEqual(len(scalars["eval"]), 50)
+        # TensorBoard loads event files in the background, a part at a time, so
+        # the first answers may hold only some of the 50 steps; it must reach all
+        # 50 of each run, and never more.
+        deadline = time.time() + 120
+        counts = {}
+        while time.time() < deadline:
+            status, _, body = fetch(url + "data/plugin/scalars/scalars_multirun", b"tag=loss&runs=train&runs=eval")
+            self.assertEqual(status, 200, body)
+            counts = {run: len(points) for run, points in json.loads(body).items()}
+            self.assertLessEqual(max(counts.values(), default=0), 50, counts)
+            if counts == {"train": 50, "eval": 50}:
+                break
+            time.sleep(1)
+        self.assertEqual(counts, {"train": 50, "eval": 50})
 
         killed = subprocess.run([SPINDLE, "kill", self.application], capture_output=True, text=True, timeout=120)
         self.assertEqual(killed.returncode, 0, killed.stderr)
