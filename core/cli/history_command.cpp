@@ -9,6 +9,7 @@
 #include "cli/time_format.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_connection.h"
+#include "spindle/client/mlflow_tracking.h"
 
 namespace spindle::cli {
 namespace {
@@ -48,10 +49,20 @@ nlohmann::json attempt_json(const client::TaskAttemptEntry& attempt) {
           {"finished_ms", attempt.finished_ms}};
 }
 
-void print_json(const client::JobHistoryEntry& job, const std::vector<client::MasterAttemptEntry>& masters,
+void print_json(const client::JobHistoryEntry& job, const std::optional<client::TrackingRunEntry>& run,
+                const std::vector<client::MasterAttemptEntry>& masters,
                 const std::vector<client::TaskAttemptEntry>& attempts, const std::vector<JobEvent>& events) {
   nlohmann::json out = history_entry_json(job);
   out["spec"] = job.spec_yaml;
+  if (run) {
+    out["mlflow"] = {{"tracking_uri", run->tracking_uri},
+                     {"experiment_id", run->experiment_id},
+                     {"run_id", run->run_id},
+                     {"url", run->url()},
+                     {"open", run->closed_ms == 0}};
+  } else {
+    out["mlflow"] = nullptr;
+  }
   out["master_attempts"] = nlohmann::json::array();
   for (const auto& master : masters) {
     out["master_attempts"].push_back({{"attempt", master.attempt},
@@ -75,13 +86,15 @@ void print_json(const client::JobHistoryEntry& job, const std::vector<client::Ma
   std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
-void print_text(const client::JobHistoryEntry& job, const std::vector<client::MasterAttemptEntry>& masters,
+void print_text(const client::JobHistoryEntry& job, const std::optional<client::TrackingRunEntry>& run,
+                const std::vector<client::MasterAttemptEntry>& masters,
                 const std::vector<client::TaskAttemptEntry>& attempts, const std::vector<JobEvent>& events) {
   std::cout << job.application_id << "  " << job.name << "  (" << job.user << ", queue " << job.queue << ")\n"
             << "state      " << job.state << '\n'
             << "submitted  " << local_time(job.submitted_ms) << '\n'
             << "started    " << local_time(job.started_ms) << '\n'
             << "finished   " << local_time(job.finished_ms) << '\n';
+  if (run) std::cout << "mlflow     " << run->url() << (run->closed_ms == 0 ? "  (run still open)" : "") << '\n';
   if (!job.diagnostics.empty()) std::cout << "diagnostics\n  " << job.diagnostics << '\n';
   // One line per application master attempt, once there was more than one.
   if (masters.size() > 1) {
@@ -124,6 +137,7 @@ int run_history(const HistoryOptions& options) {
   if (!known->has_value() || !(*known)->is_final()) {
     refresh(options.application, *history);
     known = history->job(options.application);
+    client::finish_ended_tracking_runs(*history, [](const std::string& line) { std::cerr << line << '\n'; });
   }
   if (!known || !known->has_value()) {
     std::cerr << options.application << " is not in the job history " << history->path().string()
@@ -133,17 +147,19 @@ int run_history(const HistoryOptions& options) {
   auto attempts = history->attempts(options.application);
   auto events = history->events(options.application);
   auto masters = history->master_attempts(options.application);
-  if (!attempts || !events || !masters) {
+  auto run = history->tracking_run(options.application);
+  if (!attempts || !events || !masters || !run) {
     std::cerr << (!attempts ? attempts.error().message
                   : !events ? events.error().message
+                  : !run    ? run.error().message
                             : masters.error().message)
               << '\n';
     return exit_bad_input;
   }
   if (options.json) {
-    print_json(**known, *masters, *attempts, *events);
+    print_json(**known, *run, *masters, *attempts, *events);
   } else {
-    print_text(**known, *masters, *attempts, *events);
+    print_text(**known, *run, *masters, *attempts, *events);
   }
   return exit_done;
 }

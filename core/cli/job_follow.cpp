@@ -8,6 +8,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/time_format.h"
+#include "spindle/client/mlflow_tracking.h"
 
 namespace spindle::cli {
 
@@ -93,6 +94,9 @@ int follow_job(client::JobConnection& job, std::ostream& progress) {
   }
   (void)job.live_status();
   job.remember_final_status();
+  if (auto* history = job.history()) {
+    client::finish_ended_tracking_runs(*history, [&](const std::string& line) { progress << line << '\n'; });
+  }
   auto final_report = job.report();
   if (!final_report) {
     std::cerr << final_report.error().message << '\n';

@@ -9,6 +9,7 @@
 #include "cli/job_json.h"
 #include "cli/time_format.h"
 #include "spindle/client/history_store.h"
+#include "spindle/client/mlflow_tracking.h"
 #include "spindle/yarn/application_client.h"
 
 namespace spindle::cli {
@@ -87,6 +88,7 @@ int run_list(const ListOptions& options) {
     code = exit_cluster_unreachable;
   } else {
     forgotten = std::move(*refreshed);
+    client::finish_ended_tracking_runs(*history, [](const std::string& line) { std::cerr << line << '\n'; });
   }
   auto jobs = history->jobs(client::JobFilter{options.all, options.search, 1000});
   if (!jobs) {

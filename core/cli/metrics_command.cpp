@@ -33,29 +33,19 @@ std::string output_directory(const client::JobHistoryEntry& job) {
   return spec ? spec->output : std::string();
 }
 
-// Reads the job's event files where they are: HDFS for hdfs:// URIs, this
-// machine's file system otherwise (a single-machine cluster, or a shared mount).
+// The job's event files, as the history keeps their points.
 class TrainingScalars {
  public:
   static Result<TrainingScalars> open(const std::string& directory) {
-    std::unique_ptr<LogFileSystem> files;
-    if (directory.starts_with("hdfs://")) {
-      auto configuration = yarn::HadoopConfiguration::from_environment();
-      if (!configuration) return configuration.error();
-      auto hdfs = yarn::WebHdfs::from_configuration(*configuration);
-      if (!hdfs) return hdfs.error();
-      files = std::make_unique<client::HdfsLogFileSystem>(std::move(*hdfs));
-    } else {
-      files = std::make_unique<LocalLogFileSystem>();
-    }
-    const std::string local = directory.starts_with("file://") ? directory.substr(7) : directory;
-    return TrainingScalars(std::move(files), local);
+    auto opened = client::JobLogDirectory::open(directory);
+    if (!opened) return opened.error();
+    return TrainingScalars(std::move(*opened));
   }
 
-  // New points since the last call, as the history keeps them.
+  // New points since the last call.
   std::vector<client::MetricPoint> poll(std::ostream& warnings) {
     std::vector<client::MetricPoint> points;
-    auto update = reader_->poll();
+    auto update = directory_.poll();
     if (!update) {
       warnings << "warning: " << update.error().message << '\n';
       return points;
@@ -70,10 +60,8 @@ class TrainingScalars {
   }
 
  private:
-  TrainingScalars(std::unique_ptr<LogFileSystem> files, const std::string& directory)
-      : files_(std::move(files)), reader_(std::make_unique<LogDirectoryReader>(*files_, directory)) {}
-  std::unique_ptr<LogFileSystem> files_;
-  std::unique_ptr<LogDirectoryReader> reader_;
+  explicit TrainingScalars(client::JobLogDirectory directory) : directory_(std::move(directory)) {}
+  client::JobLogDirectory directory_;
 };
 
 void print_point_line(const client::MetricPoint& point) {

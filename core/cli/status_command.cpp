@@ -6,6 +6,7 @@
 #include "cli/job_commands.h"
 #include "cli/job_follow.h"
 #include "cli/time_format.h"
+#include "spindle/client/mlflow_tracking.h"
 
 namespace spindle::cli {
 namespace {
@@ -82,6 +83,9 @@ int run_status(const StatusOptions& options) {
       std::cout << "(no per-task status: this machine does not hold the job's secret)\n";
     }
     print_outcome(*report, std::cout);
+  }
+  if (auto* history = job.history(); history && report->finished()) {
+    client::finish_ended_tracking_runs(*history, [](const std::string& line) { std::cerr << line << '\n'; });
   }
   return exit_done;
 }

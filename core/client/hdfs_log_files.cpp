@@ -6,6 +6,27 @@
 
 namespace spindle::client {
 
+Result<JobLogDirectory> JobLogDirectory::open(const std::string& directory) {
+  std::unique_ptr<LogFileSystem> files;
+  if (directory.starts_with("hdfs://")) {
+    auto configuration = yarn::HadoopConfiguration::from_environment();
+    if (!configuration) return configuration.error();
+    auto hdfs = yarn::WebHdfs::from_configuration(*configuration);
+    if (!hdfs) return hdfs.error();
+    files = std::make_unique<HdfsLogFileSystem>(std::move(*hdfs));
+  } else {
+    files = std::make_unique<LocalLogFileSystem>();
+  }
+  const std::string local = directory.starts_with("file://") ? directory.substr(7) : directory;
+  return JobLogDirectory(std::move(files), local);
+}
+
+JobLogDirectory::JobLogDirectory(std::unique_ptr<LogFileSystem> files, const std::string& directory)
+    : files_(std::move(files)), reader_(std::make_unique<LogDirectoryReader>(*files_, directory)) {}
+JobLogDirectory::JobLogDirectory(JobLogDirectory&&) noexcept = default;
+JobLogDirectory& JobLogDirectory::operator=(JobLogDirectory&&) noexcept = default;
+JobLogDirectory::~JobLogDirectory() = default;
+
 std::string hdfs_path(const std::string& path_or_uri) {
   if (!path_or_uri.starts_with("hdfs://")) return path_or_uri;
   const auto slash = path_or_uri.find('/', 7);

@@ -16,6 +16,7 @@
 #include "spindle/client/cluster_cache.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
+#include "spindle/client/mlflow_tracking.h"
 #include "spindle/client/python_env.h"
 #include "spindle/client/security_tokens.h"
 #include "spindle/core/python_env_path.h"
@@ -23,6 +24,7 @@
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
 #include "spindle/yarn/credentials.h"
+#include "spindle/yarn/web_tls.h"
 
 namespace spindle::client {
 namespace {
@@ -143,6 +145,37 @@ void record_submission(const JobSpec& spec, const yarn::HadoopConfiguration& con
   if (!recorded) progress("warning: the job runs but is not in the history: " + recorded.error().message);
 }
 
+// The job's MLflow run, when the spec or MLFLOW_TRACKING_URI asks for one.
+// A server that cannot be reached costs a warning, unless the spec says
+// the run is required.
+Result<std::optional<TrackingRunEntry>, SubmitError> open_tracking_run(
+    const JobSpec& spec, const yarn::HadoopConfiguration& configuration, const std::string& application_id,
+    const std::function<void(const std::string&)>& progress) {
+  const auto target = mlflow_target(spec);
+  if (!target) return std::optional<TrackingRunEntry>();
+  TrackedSubmission job;
+  job.application_id = application_id;
+  auto user = yarn::cluster_user(configuration);
+  job.user = user ? *user : yarn::hadoop_user_name();
+  job.queue = spec.queue;
+  const auto web = configuration.resource_manager_addresses(yarn::https_only(configuration, yarn::WebService::yarn)
+                                                                ? yarn::RmService::webapp_https
+                                                                : yarn::RmService::webapp);
+  if (!web.empty()) {
+    job.yarn_tracking_url = yarn::web_scheme(configuration, yarn::WebService::yarn) + "://" + web.front() +
+                            "/cluster/app/" + application_id;
+  }
+  job.spec_yaml = to_yaml(spec);
+  job.submitted_ms = now_ms();
+  auto run = start_tracking_run(spec, *target, job, progress);
+  if (run) return std::optional<TrackingRunEntry>(std::move(*run));
+  if (target->required) {
+    return cluster_error(run.error().message + "; the job was not submitted, since its spec says mlflow.required");
+  }
+  progress("warning: the job runs without an MLflow run: " + run.error().message);
+  return std::optional<TrackingRunEntry>();
+}
+
 }  // namespace
 
 Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& cluster,
@@ -191,13 +224,26 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   };
   auto tokens = obtain_job_tokens(spec, configuration, token_options);
   if (!tokens) return cluster_error(tokens.error().message);
+  // Opened before anything is staged: a required run that cannot be made leaves nothing behind.
+  JobSpec shipped = spec;
+  auto tracking = open_tracking_run(spec, configuration, application_id, progress);
+  if (!tracking) return tracking.error();
+  if (*tracking) {
+    shipped.env["MLFLOW_TRACKING_URI"] = (*tracking)->tracking_uri;
+    shipped.env["MLFLOW_EXPERIMENT_ID"] = (*tracking)->experiment_id;
+    shipped.env["MLFLOW_RUN_ID"] = (*tracking)->run_id;
+  }
   auto staging = StagingArea::open(configuration, application_id);
-  if (!staging) return cluster_error(staging.error().message);
+  if (!staging) {
+    if (*tracking) abandon_tracking_run(**tracking, staging.error().message);
+    return cluster_error(staging.error().message);
+  }
   auto& area = **staging;
 
   // From here on, a failure removes what was staged.
   auto fail = [&](SubmitError error) -> Result<SubmittedJob, SubmitError> {
     if (auto removed = area.remove(); !removed) error.message += " (and " + removed.error().message + ")";
+    if (*tracking) abandon_tracking_run(**tracking, error.message);
     return error;
   };
   progress("staging the job's files in " + area.location());
@@ -215,7 +261,6 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   };
   // Bytes staged, for a progress bar: local files only (remote ones are not copied).
   // What the containers read: everything but how the client logged in.
-  JobSpec shipped = spec;
   shipped.kerberos.reset();
   const std::string job_json = to_json(shipped).dump(2);
   std::uint64_t bytes_total = job_json.size();
@@ -336,6 +381,16 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));
   }
   record_submission(spec, configuration, application_id, record.submitted_ms, progress);
+  if (*tracking) {
+    auto history = HistoryStore::open();
+    auto kept = history ? history->record_tracking_run(application_id, **tracking) : Result<void>(history.error());
+    if (!kept) {
+      progress("warning: the job is recorded in MLflow as run " + (*tracking)->run_id +
+               ", but the history could not keep it, so its end will not be sent there: " + kept.error().message);
+    } else {
+      progress("MLflow run: " + (*tracking)->url());
+    }
+  }
   return SubmittedJob{application_id, area.location(), std::move(shipped_environment)};
 }
 

@@ -484,3 +484,65 @@ std::string history_state(const std::string& yarn_state, const std::string& fina
 }
 
 }  // namespace spindle::client
+
+namespace spindle::client {
+
+Result<void> HistoryStore::record_tracking_run(const std::string& application_id, const TrackingRunEntry& run) {
+  auto transaction = sqlite::Transaction::begin(state_->db);
+  if (!transaction) return transaction.error();
+  if (auto ensured = state_->ensure_job(application_id); !ensured) return ensured;
+  auto upsert = state_->db.prepare(R"sql(
+    INSERT INTO tracking_runs (application_id, tracking_uri, experiment_id, run_id, closed_ms)
+    VALUES (?1, ?2, ?3, ?4, ?5)
+    ON CONFLICT (application_id) DO UPDATE SET tracking_uri = excluded.tracking_uri,
+      experiment_id = excluded.experiment_id, run_id = excluded.run_id, closed_ms = excluded.closed_ms)sql");
+  if (!upsert) return upsert.error();
+  if (auto written = upsert->bind(1, application_id)
+                         .bind(2, run.tracking_uri)
+                         .bind(3, run.experiment_id)
+                         .bind(4, run.run_id)
+                         .bind(5, run.closed_ms)
+                         .run();
+      !written) {
+    return written;
+  }
+  return transaction->commit();
+}
+
+Result<bool> HistoryStore::close_tracking_run(const std::string& application_id, std::int64_t closed_ms) {
+  auto update =
+      state_->db.prepare("UPDATE tracking_runs SET closed_ms = ?2 WHERE application_id = ?1 AND closed_ms = 0");
+  if (!update) return update.error();
+  if (auto written = update->bind(1, application_id).bind(2, closed_ms).run(); !written) return written.error();
+  return state_->db.changes() > 0;
+}
+
+Result<std::optional<TrackingRunEntry>> HistoryStore::tracking_run(const std::string& application_id) {
+  auto query = state_->db.prepare(
+      "SELECT tracking_uri, experiment_id, run_id, closed_ms FROM tracking_runs WHERE application_id = ?1");
+  if (!query) return query.error();
+  query->bind(1, application_id);
+  auto row = query->next();
+  if (!row) return row.error();
+  if (!*row) return std::optional<TrackingRunEntry>();
+  return std::optional<TrackingRunEntry>(
+      TrackingRunEntry{query->text(0), query->text(1), query->text(2), query->integer(3)});
+}
+
+Result<std::vector<std::string>> HistoryStore::ended_jobs_with_open_runs() {
+  auto query =
+      state_->db.prepare(std::string("SELECT jobs.application_id FROM tracking_runs JOIN jobs USING (application_id) "
+                                     "WHERE tracking_runs.closed_ms = 0 AND jobs.state IN ") +
+                         final_states + " ORDER BY jobs.submitted_ms");
+  if (!query) return query.error();
+  std::vector<std::string> ids;
+  for (;;) {
+    auto row = query->next();
+    if (!row) return row.error();
+    if (!*row) break;
+    ids.push_back(query->text(0));
+  }
+  return ids;
+}
+
+}  // namespace spindle::client

@@ -8,7 +8,7 @@ namespace {
 
 // Index i takes a file from version i to i + 1. Never edit a released step:
 // add the next one.
-constexpr std::array<const char*, 2> migrations = {
+constexpr std::array<const char*, 3> migrations = {
     R"sql(
 CREATE TABLE jobs (
   application_id TEXT PRIMARY KEY,
@@ -71,6 +71,15 @@ CREATE TABLE master_attempts (
   started_ms INTEGER NOT NULL DEFAULT 0,
   finished_ms INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (application_id, attempt)
+);
+)sql",
+    R"sql(
+CREATE TABLE tracking_runs (
+  application_id TEXT PRIMARY KEY REFERENCES jobs (application_id) ON DELETE CASCADE,
+  tracking_uri TEXT NOT NULL,
+  experiment_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  closed_ms INTEGER NOT NULL DEFAULT 0
 );
 )sql",
 };

@@ -120,6 +120,10 @@ Error Database::error(const std::string& doing) const {
   return make_error("the job history " + path_.string() + " could not " + doing + ": " + sqlite3_errmsg(db_));
 }
 
+int Database::changes() const {
+  return sqlite3_changes(db_);
+}
+
 Result<void> Database::execute(const std::string& sql) {
   char* message = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {

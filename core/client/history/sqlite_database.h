@@ -58,6 +58,8 @@ class Database {
   Result<void> execute(const std::string& sql);
   Result<Statement> prepare(const std::string& sql);
   const std::filesystem::path& path() const { return path_; }
+  // Rows the last INSERT, UPDATE or DELETE changed.
+  int changes() const;
   // "what went wrong" phrased for the user, with the file named.
   Error error(const std::string& doing) const;
 

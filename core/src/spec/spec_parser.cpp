@@ -21,7 +21,7 @@ namespace {
 
 using detail::YamlFields;
 
-constexpr std::array<std::string_view, 22> job_keys{"name",
+constexpr std::array<std::string_view, 23> job_keys{"name",
                                                     "queue",
                                                     "priority",
                                                     "tags",
@@ -40,6 +40,7 @@ constexpr std::array<std::string_view, 22> job_keys{"name",
                                                     "python_env",
                                                     "file_systems",
                                                     "kerberos",
+                                                    "mlflow",
                                                     "command",
                                                     "tasks",
                                                     "application_master"};
@@ -50,6 +51,7 @@ constexpr std::array<std::string_view, 11> task_keys{"instances",    "memory",  
 
 constexpr std::array<std::string_view, 2> application_master_keys{"memory", "vcores"};
 constexpr std::array<std::string_view, 2> kerberos_keys{"principal", "keytab"};
+constexpr std::array<std::string_view, 4> mlflow_keys{"tracking_uri", "experiment", "run_name", "required"};
 
 constexpr std::array<std::string_view, 5> known_task_types{task_types::chief, task_types::worker, task_types::ps,
                                                            task_types::evaluator, task_types::tensorboard};
@@ -241,6 +243,8 @@ class SpecReader {
       read_file_systems(value, field);
     } else if (key == "kerberos") {
       read_kerberos(value, field);
+    } else if (key == "mlflow") {
+      read_mlflow(value, field);
     } else if (key == "application_master") {
       fields_.for_each_key(
           value, field, application_master_keys,
@@ -252,6 +256,36 @@ class SpecReader {
             }
           });
     }
+  }
+
+  void read_mlflow(const YAML::Node& value, const std::string& field) {
+    MlflowTracking tracking;
+    fields_.for_each_key(value, field, mlflow_keys,
+                         [&](const std::string& key, const YAML::Node&, const YAML::Node& item, const std::string& at) {
+                           if (key == "required") {
+                             if (auto required = fields_.boolean(item, at)) tracking.required = *required;
+                             return;
+                           }
+                           auto text = fields_.non_empty_string(item, at);
+                           if (!text) return;
+                           if (key == "tracking_uri") {
+                             if (!text->starts_with("http://") && !text->starts_with("https://")) {
+                               fields_.error(item, at,
+                                             "is \"" + *text +
+                                                 "\", but Spindle talks to an MLflow tracking server over its REST "
+                                                 "API; give its http:// or https:// address, e.g. "
+                                                 "http://mlflow.example.com:5000");
+                               return;
+                             }
+                             while (text->ends_with('/')) text->pop_back();
+                             tracking.tracking_uri = *text;
+                           } else if (key == "experiment") {
+                             tracking.experiment = *text;
+                           } else {
+                             tracking.run_name = *text;
+                           }
+                         });
+    if (value.IsMap()) spec_.mlflow = std::move(tracking);
   }
 
   void read_kerberos(const YAML::Node& value, const std::string& field) {

@@ -131,6 +131,17 @@ std::string to_yaml(const JobSpec& spec) {
     out << YAML::Key << "keytab" << YAML::Value << Text{spec.kerberos->keytab};
     out << YAML::EndMap;
   }
+  if (spec.mlflow) {
+    out << YAML::Key << "mlflow" << YAML::Value << YAML::BeginMap;
+    if (!spec.mlflow->tracking_uri.empty()) {
+      out << YAML::Key << "tracking_uri" << YAML::Value << Text{spec.mlflow->tracking_uri};
+    }
+    if (!spec.mlflow->experiment.empty())
+      out << YAML::Key << "experiment" << YAML::Value << Text{spec.mlflow->experiment};
+    if (!spec.mlflow->run_name.empty()) out << YAML::Key << "run_name" << YAML::Value << Text{spec.mlflow->run_name};
+    if (spec.mlflow->required) out << YAML::Key << "required" << YAML::Value << true;
+    out << YAML::EndMap;
+  }
   out << YAML::Key << "application_master" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "memory" << YAML::Value << format_memory_mib(spec.application_master.memory_mib);
   out << YAML::Key << "vcores" << YAML::Value << spec.application_master.vcores;
@@ -169,6 +180,14 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
   if (!spec.python_env.empty()) out["python_env"] = spec.python_env;
   if (!spec.file_systems.empty()) out["file_systems"] = spec.file_systems;
   if (spec.kerberos) out["kerberos"] = {{"principal", spec.kerberos->principal}, {"keytab", spec.kerberos->keytab}};
+  if (spec.mlflow) {
+    json tracking = json::object();
+    if (!spec.mlflow->tracking_uri.empty()) tracking["tracking_uri"] = spec.mlflow->tracking_uri;
+    if (!spec.mlflow->experiment.empty()) tracking["experiment"] = spec.mlflow->experiment;
+    if (!spec.mlflow->run_name.empty()) tracking["run_name"] = spec.mlflow->run_name;
+    if (spec.mlflow->required) tracking["required"] = true;
+    out["mlflow"] = std::move(tracking);
+  }
   out["application_master"] = {{"memory", spec.application_master.memory_mib},
                                {"vcores", spec.application_master.vcores}};
   json tasks = json::object();

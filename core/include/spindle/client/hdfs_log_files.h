@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "spindle/core/tfevents.h"
@@ -18,6 +19,25 @@ class HdfsLogFileSystem final : public LogFileSystem {
 
  private:
   yarn::WebHdfs hdfs_;
+};
+
+// A job's log directory where it is: HDFS for hdfs:// URIs (through the
+// configuration of HADOOP_CONF_DIR), this machine's file system otherwise
+// (a single-machine cluster, or a shared mount).
+class JobLogDirectory {
+ public:
+  static Result<JobLogDirectory> open(const std::string& directory);
+  JobLogDirectory(JobLogDirectory&&) noexcept;
+  JobLogDirectory& operator=(JobLogDirectory&&) noexcept;
+  ~JobLogDirectory();
+
+  // The scalars written since the last poll.
+  Result<LogDirectoryUpdate> poll() { return reader_->poll(); }
+
+ private:
+  JobLogDirectory(std::unique_ptr<LogFileSystem> files, const std::string& directory);
+  std::unique_ptr<LogFileSystem> files_;
+  std::unique_ptr<LogDirectoryReader> reader_;
 };
 
 // The path part of an hdfs:// URI; anything else as it is.

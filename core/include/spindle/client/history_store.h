@@ -58,6 +58,18 @@ struct MasterAttemptEntry {
   std::int64_t finished_ms = 0;
 };
 
+// The MLflow run a job is recorded in (see mlflow_tracking.h).
+struct TrackingRunEntry {
+  std::string tracking_uri;
+  std::string experiment_id;
+  std::string run_id;
+  std::int64_t closed_ms = 0;  // when its final state was sent; 0 while open
+
+  // The run's page in MLflow's web UI.
+  std::string url() const { return tracking_uri + "/#/experiments/" + experiment_id + "/runs/" + run_id; }
+  bool operator==(const TrackingRunEntry&) const = default;
+};
+
 // A number over time: a training scalar from the job's event files
 // (source "tfevents", run = the log subdirectory), or a container's use
 // (source "container", run = the task, tag "memory_bytes" or "cpu_seconds").
@@ -86,7 +98,7 @@ class HistoryStore {
   // ~/.local/share/spindle/history.sqlite.
   static std::filesystem::path default_path();
   static Result<HistoryStore> open(const std::filesystem::path& path = default_path());
-  static constexpr int schema_version = 2;
+  static constexpr int schema_version = 3;
 
   HistoryStore(HistoryStore&&) noexcept;
   HistoryStore& operator=(HistoryStore&&) noexcept;
@@ -104,6 +116,14 @@ class HistoryStore {
                                       const std::vector<MasterAttemptEntry>& attempts);
   // Points already there (same source, run, tag, step and time) are kept once.
   Result<void> record_metrics(const std::string& application_id, const std::vector<MetricPoint>& points);
+
+  Result<void> record_tracking_run(const std::string& application_id, const TrackingRunEntry& run);
+  // Marks the run closed; false when another process closed it first, so
+  // that a run's end is sent once.
+  Result<bool> close_tracking_run(const std::string& application_id, std::int64_t closed_ms);
+  Result<std::optional<TrackingRunEntry>> tracking_run(const std::string& application_id);
+  // Jobs that ended whose runs are still open, oldest first.
+  Result<std::vector<std::string>> ended_jobs_with_open_runs();
 
   Result<std::vector<JobHistoryEntry>> jobs(const JobFilter& filter = {});
   Result<std::optional<JobHistoryEntry>> job(const std::string& application_id);

@@ -61,6 +61,18 @@ struct KerberosLogin {
   friend bool operator==(const KerberosLogin&, const KerberosLogin&) = default;
 };
 
+// Where the job is recorded as an MLflow run. Empty fields fall back to
+// MLFLOW_TRACKING_URI and MLFLOW_EXPERIMENT_NAME of the submitting shell,
+// then to MLflow's "Default" experiment and the job's name.
+struct MlflowTracking {
+  std::string tracking_uri;  // http(s)://host:port of an MLflow tracking server
+  std::string experiment;
+  std::string run_name;
+  bool required = false;  // an unreachable server fails the submit instead of warning
+
+  friend bool operator==(const MlflowTracking&, const MlflowTracking&) = default;
+};
+
 struct JobSpec {
   std::string name;
   std::string queue = "default";
@@ -94,6 +106,7 @@ struct JobSpec {
   // cache: a principal and its keytab (an absolute path on the submitting
   // machine). Never shipped to the cluster.
   std::optional<KerberosLogin> kerberos;
+  std::optional<MlflowTracking> mlflow;
   ApplicationMasterSpec application_master;
   std::vector<TaskSpec> tasks;  // chief, worker, ps, evaluator, tensorboard first, then custom
 

@@ -1,0 +1,184 @@
+#include "spindle/client/mlflow_client.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "client/mlflow/mlflow_answers.h"
+#include "http/http_client.h"
+
+namespace spindle::client {
+namespace {
+
+using json = nlohmann::json;
+
+// MLflow's limits for one log-batch request.
+constexpr std::size_t max_params_per_batch = 100;
+constexpr std::size_t max_metrics_per_batch = 1000;
+constexpr std::size_t max_entries_per_batch = 1000;
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+std::string base64(const std::string& text) {
+  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
+  const int written =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(text.data()),
+                      static_cast<int>(text.size()));
+  out.resize(static_cast<std::size_t>(std::max(written, 0)));
+  return out;
+}
+
+json pairs_json(const MlflowPairs& pairs) {
+  json list = json::array();
+  for (const auto& [key, value] : pairs) list.push_back({{"key", key}, {"value", value}});
+  return list;
+}
+
+}  // namespace
+
+struct MlflowClient::Connection {
+  std::string authorization;  // the header's value; empty: none
+  std::shared_ptr<const yarn::WebTrust> trust;
+  std::string trust_problem;  // a CA bundle that could not be read
+};
+
+MlflowClient::MlflowClient(std::string tracking_uri)
+    : tracking_uri_(std::move(tracking_uri)), connection_(std::make_unique<Connection>()) {
+  while (tracking_uri_.ends_with('/')) tracking_uri_.pop_back();
+  if (auto token = environment("MLFLOW_TRACKING_TOKEN"); !token.empty()) {
+    connection_->authorization = "Bearer " + token;
+  } else if (auto user = environment("MLFLOW_TRACKING_USERNAME"); !user.empty()) {
+    connection_->authorization = "Basic " + base64(user + ":" + environment("MLFLOW_TRACKING_PASSWORD"));
+  }
+  if (auto bundle = environment("MLFLOW_TRACKING_SERVER_CERT_PATH"); !bundle.empty()) {
+    std::ifstream in(bundle, std::ios::binary);
+    std::ostringstream pem;
+    pem << in.rdbuf();
+    if (!in || pem.str().find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+      connection_->trust_problem = "MLFLOW_TRACKING_SERVER_CERT_PATH names " + bundle +
+                                   ", which is not a readable file of PEM certificates; point it at the CA "
+                                   "bundle the MLflow server's certificate is signed by";
+    } else {
+      connection_->trust = std::make_shared<const yarn::WebTrust>(yarn::WebTrust{pem.str(), bundle});
+    }
+  }
+}
+
+MlflowClient::~MlflowClient() = default;
+MlflowClient::MlflowClient(MlflowClient&&) noexcept = default;
+MlflowClient& MlflowClient::operator=(MlflowClient&&) noexcept = default;
+
+Result<std::string> MlflowClient::call(const std::string& method, const std::string& path, const std::string& body,
+                                       const std::string& doing) {
+  if (!connection_->trust_problem.empty()) return make_error(connection_->trust_problem);
+  yarn::http::Request request;
+  request.method = method;
+  request.url = tracking_uri_ + path;
+  request.connect_timeout = std::chrono::seconds(10);
+  request.timeout = std::chrono::seconds(60);
+  request.trust = connection_->trust.get();
+  if (method != "GET") {
+    request.body = body;
+    request.headers.emplace_back("Content-Type", method == "PUT" ? "application/octet-stream" : "application/json");
+  }
+  if (!connection_->authorization.empty()) request.headers.emplace_back("Authorization", connection_->authorization);
+  auto answer = yarn::http::perform(request);
+  if (!answer) {
+    return make_error("MLflow at " + tracking_uri_ + " could not be reached for " + doing + ": " +
+                      answer.error().message + "; check the tracking URI and that the server runs");
+  }
+  if (answer->status != 200) return mlflow::refusal(tracking_uri_, answer->status, answer->body, doing);
+  return std::move(answer->body);
+}
+
+Result<std::string> MlflowClient::experiment_id(const std::string& name) {
+  const std::string doing = "the experiment \"" + name + "\"";
+  if (!connection_->trust_problem.empty()) return make_error(connection_->trust_problem);
+  yarn::http::Request lookup;
+  lookup.url = tracking_uri_ + "/api/2.0/mlflow/experiments/get-by-name?experiment_name=" + yarn::http::escape(name);
+  lookup.connect_timeout = std::chrono::seconds(10);
+  lookup.timeout = std::chrono::seconds(60);
+  lookup.trust = connection_->trust.get();
+  if (!connection_->authorization.empty()) lookup.headers.emplace_back("Authorization", connection_->authorization);
+  auto answer = yarn::http::perform(lookup);
+  if (!answer) {
+    return make_error("MLflow at " + tracking_uri_ + " could not be reached for " + doing + ": " +
+                      answer.error().message + "; check the tracking URI and that the server runs");
+  }
+  if (answer->status == 200) return mlflow::experiment_id_of(answer->body);
+  if (!mlflow::says_not_found(answer->body)) {
+    return mlflow::refusal(tracking_uri_, answer->status, answer->body, "to look up " + doing);
+  }
+  auto created = call("POST", "/api/2.0/mlflow/experiments/create", json{{"name", name}}.dump(), "to create " + doing);
+  if (!created) return created.error();
+  return mlflow::created_experiment_id(*created);
+}
+
+Result<MlflowRunInfo> MlflowClient::create_run(const std::string& experiment_id, const std::string& run_name,
+                                               std::int64_t start_ms, const MlflowPairs& tags) {
+  json request = {
+      {"experiment_id", experiment_id}, {"run_name", run_name}, {"start_time", start_ms}, {"tags", pairs_json(tags)}};
+  for (const auto& [key, value] : tags) {
+    if (key == "mlflow.user") request["user_id"] = value;
+  }
+  auto created =
+      call("POST", "/api/2.0/mlflow/runs/create", request.dump(), "to create a run in experiment " + experiment_id);
+  if (!created) return created.error();
+  return mlflow::run_info_of(*created);
+}
+
+Result<void> MlflowClient::log_batch(const std::string& run_id, const MlflowPairs& params, const MlflowPairs& tags,
+                                     const std::vector<MlflowMetric>& metrics) {
+  std::size_t next_param = 0;
+  std::size_t next_tag = 0;
+  std::size_t next_metric = 0;
+  while (next_param < params.size() || next_tag < tags.size() || next_metric < metrics.size()) {
+    json batch = {{"run_id", run_id}, {"params", json::array()}, {"tags", json::array()}, {"metrics", json::array()}};
+    std::size_t entries = 0;
+    for (; next_param < params.size() && batch["params"].size() < max_params_per_batch; ++next_param, ++entries) {
+      batch["params"].push_back({{"key", params[next_param].first}, {"value", params[next_param].second}});
+    }
+    for (; next_tag < tags.size() && batch["tags"].size() < 100 && entries < max_entries_per_batch;
+         ++next_tag, ++entries) {
+      batch["tags"].push_back({{"key", tags[next_tag].first}, {"value", tags[next_tag].second}});
+    }
+    for (; next_metric < metrics.size() && batch["metrics"].size() < max_metrics_per_batch &&
+           entries < max_entries_per_batch;
+         ++next_metric, ++entries) {
+      const auto& metric = metrics[next_metric];
+      batch["metrics"].push_back(
+          {{"key", metric.key}, {"value", metric.value}, {"timestamp", metric.timestamp_ms}, {"step", metric.step}});
+    }
+    if (auto logged = call("POST", "/api/2.0/mlflow/runs/log-batch", batch.dump(), "to log to run " + run_id);
+        !logged) {
+      return logged.error();
+    }
+  }
+  return {};
+}
+
+Result<void> MlflowClient::end_run(const std::string& run_id, const std::string& status, std::int64_t end_ms) {
+  auto updated =
+      call("POST", "/api/2.0/mlflow/runs/update",
+           json{{"run_id", run_id}, {"status", status}, {"end_time", end_ms}}.dump(), "to end run " + run_id);
+  if (!updated) return updated.error();
+  return {};
+}
+
+Result<void> MlflowClient::upload_artifact(const MlflowRunInfo& run, const std::string& name,
+                                           const std::string& content) {
+  auto path = mlflow::artifact_proxy_path(run.artifact_uri, name);
+  if (!path) return path.error();
+  auto stored = call("PUT", *path, content, "to store the artifact " + name + " of run " + run.run_id);
+  if (!stored) return stored.error();
+  return {};
+}
+
+}  // namespace spindle::client

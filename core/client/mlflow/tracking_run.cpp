@@ -1,0 +1,227 @@
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "spindle/client/hdfs_log_files.h"
+#include "spindle/client/mlflow_tracking.h"
+#include "spindle/core/spec_parser.h"
+#include "spindle/core/spec_writer.h"
+
+namespace spindle::client {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// MLflow's limits on one parameter's value and one tag's value.
+constexpr std::size_t max_param_value = 6000;
+constexpr std::size_t max_tag_value = 8000;
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool looks_secret(std::string name) {
+  for (auto& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const char* word : {"SECRET", "PASSWORD", "PASSWD", "TOKEN", "CREDENTIAL", "KEY"}) {
+    if (name.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string clipped(std::string value, std::size_t limit) {
+  if (value.size() > limit) value.resize(limit);
+  return value;
+}
+
+void flatten(const json& value, const std::string& key, bool in_env, MlflowPairs& out) {
+  if (value.is_object()) {
+    for (const auto& [name, item] : value.items()) {
+      const bool env = name == "env" && (key.empty() || key.starts_with("tasks."));
+      if (in_env && looks_secret(name)) {
+        out.emplace_back(key + "." + name, "(hidden)");
+        continue;
+      }
+      flatten(item, key.empty() ? name : key + "." + name, env, out);
+    }
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) flatten(value[i], key + "." + std::to_string(i), false, out);
+  } else if (value.is_string()) {
+    out.emplace_back(key, clipped(value.get<std::string>(), max_param_value));
+  } else {
+    out.emplace_back(key, value.dump());
+  }
+}
+
+// What the run records of the job's end.
+std::string run_status(const std::string& history_state) {
+  if (history_state == "succeeded") return "FINISHED";
+  if (history_state == "killed") return "KILLED";
+  return "FAILED";
+}
+
+}  // namespace
+
+std::optional<MlflowTarget> mlflow_target(const JobSpec& spec) {
+  MlflowTarget target;
+  if (spec.mlflow) {
+    target.tracking_uri = spec.mlflow->tracking_uri;
+    target.experiment = spec.mlflow->experiment;
+    target.run_name = spec.mlflow->run_name;
+    target.required = spec.mlflow->required;
+  }
+  if (target.tracking_uri.empty()) target.tracking_uri = environment("MLFLOW_TRACKING_URI");
+  if (!spec.mlflow && target.tracking_uri.empty()) return std::nullopt;
+  while (target.tracking_uri.ends_with('/')) target.tracking_uri.pop_back();
+  if (target.experiment.empty()) target.experiment = environment("MLFLOW_EXPERIMENT_NAME");
+  if (target.experiment.empty()) target.experiment = "Default";
+  if (target.run_name.empty()) target.run_name = spec.name;
+  return target;
+}
+
+MlflowPairs spec_parameters(const JobSpec& spec) {
+  MlflowPairs params;
+  JobSpec recorded = spec;
+  recorded.kerberos.reset();  // how the submitter logs in is not the job's
+  recorded.mlflow.reset();    // where the run is, not what it ran
+  flatten(json::parse(to_json(recorded).dump()), "", false, params);
+  return params;
+}
+
+std::string metric_key(const std::string& run, const std::string& tag) {
+  std::string key = run.empty() || run == "." ? tag : run + "/" + tag;
+  for (auto& c : key) {
+    const bool allowed =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ' ' || c == '/';
+    if (!allowed) c = '_';
+  }
+  return key;
+}
+
+Result<TrackingRunEntry> start_tracking_run(const JobSpec& spec, const MlflowTarget& target,
+                                            const TrackedSubmission& job,
+                                            const std::function<void(const std::string&)>& warn) {
+  if (target.tracking_uri.empty()) {
+    return make_error(
+        "the spec has an mlflow block without tracking_uri, and MLFLOW_TRACKING_URI is not set; give "
+        "mlflow.tracking_uri, e.g. http://mlflow.example.com:5000");
+  }
+  if (!target.tracking_uri.starts_with("http://") && !target.tracking_uri.starts_with("https://")) {
+    // MLflow's own variable may name a file store or Databricks; Spindle speaks only to servers.
+    return make_error("MLFLOW_TRACKING_URI is " + target.tracking_uri +
+                      ", but Spindle records jobs only through an MLflow tracking server's REST API; set it (or "
+                      "mlflow.tracking_uri) to the server's http:// or https:// address");
+  }
+  MlflowClient client(target.tracking_uri);
+  auto experiment = client.experiment_id(target.experiment);
+  if (!experiment) return experiment.error();
+  const MlflowPairs tags = {{"mlflow.user", job.user},
+                            {"mlflow.source.name", "spindle"},
+                            {"spindle.application_id", job.application_id},
+                            {"spindle.queue", job.queue},
+                            {"spindle.tracking_url", job.yarn_tracking_url},
+                            {"spindle.framework", std::string(to_string(spec.framework))}};
+  auto run = client.create_run(*experiment, target.run_name, job.submitted_ms, tags);
+  if (!run) return run.error();
+  TrackingRunEntry entry{target.tracking_uri, run->experiment_id.empty() ? *experiment : run->experiment_id,
+                         run->run_id, 0};
+  if (auto logged = client.log_batch(run->run_id, spec_parameters(spec), {}, {}); !logged) {
+    abandon_tracking_run(entry, logged.error().message);
+    return logged.error();
+  }
+  if (auto stored = client.upload_artifact(*run, "spec.yaml", job.spec_yaml); !stored) {
+    warn("warning: MLflow run " + run->run_id +
+         " has the spec's parameters but not the file spec.yaml: " + stored.error().message);
+  }
+  return entry;
+}
+
+void abandon_tracking_run(const TrackingRunEntry& run, const std::string& why) {
+  MlflowClient client(run.tracking_uri);
+  (void)client.log_batch(
+      run.run_id, {}, {{"spindle.final_state", "not submitted"}, {"spindle.diagnostics", clipped(why, max_tag_value)}},
+      {});
+  (void)client.end_run(run.run_id, "FAILED", now_ms());
+}
+
+Result<bool> finish_tracking_run(HistoryStore& history, const std::string& application_id) {
+  auto run = history.tracking_run(application_id);
+  if (!run) return run.error();
+  if (!*run || (*run)->closed_ms != 0) return false;
+  auto job = history.job(application_id);
+  if (!job) return job.error();
+  if (!*job || !(*job)->is_final()) return false;
+  const auto& entry = **job;
+
+  std::vector<MlflowMetric> metrics;
+  std::string scalars_problem;
+  SpecParseOptions parsing;
+  parsing.check_files = false;
+  auto spec = parse_job_spec(entry.spec_yaml, parsing);
+  if (spec && !spec->output.empty()) {
+    auto directory = JobLogDirectory::open(spec->output);
+    auto update = directory ? directory->poll() : Result<LogDirectoryUpdate>(directory.error());
+    if (!update) {
+      scalars_problem = update.error().message;
+    } else {
+      for (const auto& scalars : update->runs) {
+        for (const auto& point : scalars.points) {
+          if (!std::isfinite(point.value)) continue;  // MLflow's JSON has no NaN or infinity
+          metrics.push_back({metric_key(scalars.run, point.tag), point.value,
+                             static_cast<std::int64_t>(std::llround(point.wall_time * 1000)), point.step});
+        }
+      }
+      if (!update->problems.empty()) scalars_problem = update->problems.front().message;
+    }
+  }
+  int restarts = 0;
+  if (auto attempts = history.attempts(application_id)) {
+    for (const auto& task : status_from_history(entry, *attempts).tasks) restarts += task.restarts;
+  }
+  const std::int64_t started = entry.started_ms ? entry.started_ms : entry.submitted_ms;
+  const std::int64_t finished = entry.finished_ms ? entry.finished_ms : now_ms();
+  const std::int64_t at = finished;
+  metrics.push_back(
+      {"spindle.duration_seconds", static_cast<double>(std::max<std::int64_t>(finished - started, 0)) / 1000, at, 0});
+  metrics.push_back({"spindle.restarts", static_cast<double>(restarts), at, 0});
+  MlflowPairs tags = {{"spindle.final_state", entry.state}};
+  if (!entry.diagnostics.empty()) tags.emplace_back("spindle.diagnostics", clipped(entry.diagnostics, max_tag_value));
+  if (!scalars_problem.empty()) tags.emplace_back("spindle.scalars_problem", clipped(scalars_problem, max_tag_value));
+  if (!entry.tracking_url.empty()) tags.emplace_back("spindle.tracking_url", entry.tracking_url);
+
+  MlflowClient client((*run)->tracking_uri);
+  if (auto logged = client.log_batch((*run)->run_id, {}, tags, metrics); !logged) return logged.error();
+  if (auto ended = client.end_run((*run)->run_id, run_status(entry.state), finished); !ended) return ended.error();
+  return history.close_tracking_run(application_id, now_ms());
+}
+
+void finish_ended_tracking_runs(HistoryStore& history, const std::function<void(const std::string&)>& report) {
+  auto ended = history.ended_jobs_with_open_runs();
+  if (!ended) {
+    report("warning: MLflow runs of ended jobs could not be looked up: " + ended.error().message);
+    return;
+  }
+  for (const auto& application_id : *ended) {
+    auto finished = finish_tracking_run(history, application_id);
+    if (!finished) {
+      report("warning: the MLflow run of " + application_id +
+             " stays open; it is sent again by the next spindle status, list or history: " + finished.error().message);
+      continue;
+    }
+    if (!*finished) continue;
+    auto run = history.tracking_run(application_id);
+    auto job = history.job(application_id);
+    if (run && *run && job && *job) {
+      report("MLflow run " + (*run)->run_id + " of " + application_id + " ended as " + run_status((*job)->state) +
+             ": " + (*run)->url());
+    }
+  }
+}
+
+}  // namespace spindle::client

@@ -1,0 +1,67 @@
+#pragma once
+
+// MLflow's tracking REST API (/api/2.0/mlflow/...), spoken directly: no
+// Python on the submitting machine.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spindle/core/result.h"
+
+namespace spindle::client {
+
+struct MlflowMetric {
+  std::string key;
+  double value = 0;
+  std::int64_t timestamp_ms = 0;
+  std::int64_t step = 0;
+};
+
+using MlflowPairs = std::vector<std::pair<std::string, std::string>>;
+
+struct MlflowRunInfo {
+  std::string run_id;
+  std::string experiment_id;
+  std::string artifact_uri;  // "mlflow-artifacts:/1/<run>/artifacts" when the server serves artifacts
+};
+
+// One tracking server. Credentials come from MLflow's own variables:
+// MLFLOW_TRACKING_TOKEN (bearer), or MLFLOW_TRACKING_USERNAME and
+// MLFLOW_TRACKING_PASSWORD (basic); MLFLOW_TRACKING_SERVER_CERT_PATH names
+// the CA bundle an https:// server is checked against.
+class MlflowClient {
+ public:
+  explicit MlflowClient(std::string tracking_uri);
+  ~MlflowClient();
+  MlflowClient(MlflowClient&&) noexcept;
+  MlflowClient& operator=(MlflowClient&&) noexcept;
+
+  const std::string& tracking_uri() const { return tracking_uri_; }
+
+  // The experiment of that name, created when it does not exist yet.
+  Result<std::string> experiment_id(const std::string& name);
+  Result<MlflowRunInfo> create_run(const std::string& experiment_id, const std::string& run_name, std::int64_t start_ms,
+                                   const MlflowPairs& tags);
+  // In as many requests as MLflow's limits need (100 parameters, 1,000
+  // metrics and 1,000 entries in all per request).
+  Result<void> log_batch(const std::string& run_id, const MlflowPairs& params, const MlflowPairs& tags,
+                         const std::vector<MlflowMetric>& metrics);
+  // FINISHED, FAILED or KILLED.
+  Result<void> end_run(const std::string& run_id, const std::string& status, std::int64_t end_ms);
+  // Stores `content` as the run's artifact `name`, through the server's
+  // artifact proxy; a run whose artifacts live elsewhere gets a sentence.
+  Result<void> upload_artifact(const MlflowRunInfo& run, const std::string& name, const std::string& content);
+
+ private:
+  struct Connection;
+  Result<std::string> call(const std::string& method, const std::string& path, const std::string& body,
+                           const std::string& doing);
+
+  std::string tracking_uri_;
+  std::unique_ptr<Connection> connection_;
+};
+
+}  // namespace spindle::client
