@@ -162,8 +162,8 @@ Result<std::optional<TrackingRunEntry>, SubmitError> open_tracking_run(
                                                                 ? yarn::RmService::webapp_https
                                                                 : yarn::RmService::webapp);
   if (!web.empty()) {
-    job.yarn_tracking_url = yarn::web_scheme(configuration, yarn::WebService::yarn) + "://" + web.front() +
-                            "/cluster/app/" + application_id;
+    job.yarn_tracking_url = yarn::web_scheme(configuration, yarn::WebService::yarn) + "://" + web.front() + "/proxy/" +
+                            application_id + "/";
   }
   job.spec_yaml = to_yaml(spec);
   job.submitted_ms = now_ms();

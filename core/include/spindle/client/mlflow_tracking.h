@@ -42,7 +42,7 @@ struct TrackedSubmission {
   std::string application_id;
   std::string user;
   std::string queue;
-  std::string yarn_tracking_url;  // the ResourceManager's page of the application
+  std::string yarn_tracking_url;  // the job's page through the ResourceManager's web proxy
   std::string spec_yaml;          // stored as the run's artifact spec.yaml
   std::int64_t submitted_ms = 0;
 };
