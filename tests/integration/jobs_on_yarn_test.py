@@ -157,11 +157,11 @@ class JobTest(unittest.TestCase):
             json.dump(spec, out)
         return path
 
-    def submit_and_wait(self, *args):
+    def submit_and_wait(self, *args, env=None):
         """Submits and waits for the end, noting what appeared under the staging
         root meanwhile (see assert_left_nothing)."""
         process = subprocess.Popen([SPINDLE, "submit", "--wait", "--json", *args], stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True)
+                                   stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
         self.staged_while_running = set()
         try:
             while process.poll() is None:

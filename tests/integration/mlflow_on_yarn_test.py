@@ -1,0 +1,259 @@
+"""Jobs recorded in MLflow: a real `mlflow server` (its own environment,
+SQLite backend, artifacts served by the server) started here, and real jobs
+on the local YARN of tests/yarn-cluster. What Spindle recorded is read back
+through MLflow's own REST API and compared with the spec, with TensorBoard's
+reading of the job's event files, and with what the job's code logged itself
+through the MLflow client.
+
+Run by ctest with SPINDLE_CLI, HADOOP_CONF_DIR, SPINDLE_SOURCE_DIR,
+SPINDLE_STATE_DIR, SPINDLE_DATA_DIR and SPINDLE_MLFLOW_PYTHON set."""
+
+import json
+import math
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from tensorboard.backend.event_processing import event_accumulator
+from tensorboard.util import tensor_util
+
+from jobs_on_yarn_test import JobTest, applications, cluster_user, example_spec, spindle, staged_jobs
+
+MLFLOW_PYTHON = os.environ["SPINDLE_MLFLOW_PYTHON"]
+SECRET_WORDS = ("SECRET", "PASSWORD", "PASSWD", "TOKEN", "CREDENTIAL", "KEY")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def flattened(value, key=""):
+    """The spec as the parameters of its run should be: dotted keys, values as
+    text, environment values with secret-looking names hidden."""
+    params = {}
+    if isinstance(value, dict):
+        for name, item in value.items():
+            child = f"{key}.{name}" if key else name
+            in_env = key == "env" or (key.startswith("tasks.") and key.endswith(".env"))
+            if in_env and any(word in name.upper() for word in SECRET_WORDS):
+                params[child] = "(hidden)"
+            else:
+                params.update(flattened(item, child))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            params.update(flattened(item, f"{key}.{index}"))
+    elif isinstance(value, bool):
+        params[key] = "true" if value else "false"
+    elif isinstance(value, str):
+        params[key] = value
+    else:
+        params[key] = json.dumps(value)
+    return params
+
+
+class MlflowServer:
+    def __init__(self):
+        self.directory = tempfile.mkdtemp(prefix="spindle-mlflow-")
+        self.port = free_port()
+        self.uri = f"http://127.0.0.1:{self.port}"
+        self.log = open(os.path.join(self.directory, "server.log"), "w")
+        self.process = subprocess.Popen(
+            [MLFLOW_PYTHON, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(self.port),
+             "--workers", "1", "--backend-store-uri", f"sqlite:///{self.directory}/mlflow.sqlite",
+             "--artifacts-destination", os.path.join(self.directory, "artifacts")],
+            stdout=self.log, stderr=subprocess.STDOUT, cwd=self.directory)
+        deadline = time.time() + 180
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"mlflow server exited with {self.process.returncode}: {self.server_log()}")
+            try:
+                with urllib.request.urlopen(self.uri + "/health", timeout=5) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.5)
+        self.stop()
+        raise RuntimeError("mlflow server did not answer /health within 180 s: " + self.server_log())
+
+    def server_log(self):
+        with open(os.path.join(self.directory, "server.log"), errors="replace") as log:
+            return log.read()[-3000:]
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def get(self, path, **query):
+        url = f"{self.uri}{path}?{urllib.parse.urlencode(query)}"
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return answer.read()
+
+    def api(self, endpoint, **query):
+        return json.loads(self.get(f"/api/2.0/mlflow/{endpoint}", **query))
+
+    def run(self, run_id):
+        return self.api("runs/get", run_id=run_id)["run"]
+
+    def runs_of(self, experiment_name):
+        experiment = self.api("experiments/get-by-name", experiment_name=experiment_name)["experiment"]
+        request = urllib.request.Request(f"{self.uri}/api/2.0/mlflow/runs/search",
+                                         data=json.dumps({"experiment_ids": [experiment["experiment_id"]]}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.load(answer).get("runs", [])
+
+    def history(self, run_id, key):
+        return self.api("metrics/get-history", run_id=run_id, metric_key=key).get("metrics", [])
+
+
+class MlflowTracking(JobTest):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = MlflowServer()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def test_a_job_is_recorded_with_its_spec_scalars_and_the_codes_own_metric(self):
+        output = os.path.join(self.directory, "output")
+        spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)
+        spec["env"]["WINE_DATA_API_KEY"] = "not-for-mlflow"
+        # The job's own code logs into the run Spindle made, through the MLflow client.
+        spec["tasks"]["chief"]["command"] += (
+            f" && {MLFLOW_PYTHON} -c \"import mlflow; mlflow.log_metric('logged_by_the_job', 42.0, step=7)\"")
+        spec["mlflow"] = {"tracking_uri": self.server.uri, "experiment": "wine-quality-tests",
+                          "run_name": "wine-quality-run"}
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        application = outcome["application_id"]
+        self.assertIn("MLflow run: " + self.server.uri + "/#/experiments/", result.stderr)
+        self.assertIn("ended as FINISHED", result.stderr)
+
+        record = json.loads(spindle("history", application, "--json").stdout)
+        self.assertIsNotNone(record["mlflow"], record)
+        self.assertFalse(record["mlflow"]["open"])
+        run_id = record["mlflow"]["run_id"]
+        self.assertTrue(record["mlflow"]["url"].endswith("/runs/" + run_id))
+        run = self.server.run(run_id)
+        info, data = run["info"], run["data"]
+        self.assertEqual(info["status"], "FINISHED")
+        self.assertEqual(info["run_name"], "wine-quality-run")
+        self.assertGreater(info["end_time"], info["start_time"])
+
+        tags = {tag["key"]: tag["value"] for tag in data["tags"]}
+        self.assertEqual(tags["spindle.application_id"], application)
+        self.assertEqual(tags["spindle.queue"], "default")
+        self.assertEqual(tags["mlflow.user"], cluster_user())
+        self.assertIn(f"/proxy/{application}/", tags["spindle.tracking_url"])
+        self.assertEqual(tags["spindle.final_state"], "succeeded")
+
+        # The parameters are the spec Spindle ran, flattened; the secret-looking value is not among them.
+        normalized = json.loads(spindle("validate", "--json", self.write_spec(spec)).stdout)["spec"]
+        normalized.pop("mlflow")
+        params = {param["key"]: param["value"] for param in data["params"]}
+        self.assertEqual(params, flattened(normalized))
+        self.assertEqual(params["env.WINE_DATA_API_KEY"], "(hidden)")
+        self.assertEqual(params["tasks.chief.memory"], "2048")
+
+        # The spec file is the run's artifact, as the history keeps it.
+        artifact = self.server.get(f"/api/2.0/mlflow-artifacts/artifacts/{info['experiment_id']}/{run_id}/"
+                                   "artifacts/spec.yaml")
+        self.assertEqual(artifact.decode(), record["spec"])
+
+        # Each training scalar, step by step, as TensorBoard reads the event files.
+        compared = 0
+        for directory in ("train", "eval"):
+            events = event_accumulator.EventAccumulator(
+                os.path.join(output, directory),
+                size_guidance={event_accumulator.TENSORS: 0, event_accumulator.SCALARS: 0})
+            events.Reload()
+            series = {tag: [(event.step, float(tensor_util.make_ndarray(event.tensor_proto)))
+                            for event in events.Tensors(tag)] for tag in events.Tags()["tensors"]}
+            series.update({tag: [(event.step, event.value) for event in events.Scalars(tag)]
+                           for tag in events.Tags()["scalars"]})
+            for tag, points in series.items():
+                expected = sorted(points)
+                logged = sorted((point["step"], point["value"])
+                                for point in self.server.history(run_id, f"{directory}/{tag}"))
+                self.assertEqual([step for step, _ in logged], [step for step, _ in expected], tag)
+                for (_, got), (_, want) in zip(logged, expected):
+                    self.assertTrue(math.isclose(got, want, rel_tol=1e-6), (tag, got, want))
+                compared += len(expected)
+        self.assertGreater(compared, 20, "the job wrote too few scalars to compare")
+        self.assertEqual([(point["step"], point["value"]) for point in self.server.history(run_id, "loss")], [],
+                         "a scalar was logged without its run's directory")
+
+        self.assertEqual([(point["step"], point["value"])
+                          for point in self.server.history(run_id, "logged_by_the_job")], [(7, 42.0)])
+        self.assertEqual([point["value"] for point in self.server.history(run_id, "spindle.restarts")], [0.0])
+        duration = self.server.history(run_id, "spindle.duration_seconds")[0]["value"]
+        self.assertGreater(duration, 1)
+        self.assertLess(duration, 600)
+
+    def test_the_shells_tracking_uri_is_used_without_an_mlflow_block(self):
+        output = os.path.join(self.directory, "output")
+        os.makedirs(output)
+        os.chmod(output, 0o777)
+        spec = {"name": "mlflow-from-the-shell", "output": output,
+                "tasks": {"chief": {"memory": "256 MiB", "command":
+                                    "env | grep ^MLFLOW_ | sort > $DTF_OUTPUT_PATH/mlflow-env.txt"}}}
+        result, outcome = self.submit_and_wait(self.write_spec(spec), env={
+            "MLFLOW_TRACKING_URI": self.server.uri + "/", "MLFLOW_EXPERIMENT_NAME": "from-the-shell"})
+        self.assertEqual(result.returncode, 0, result.stderr)
+        runs = self.server.runs_of("from-the-shell")
+        self.assertEqual(len(runs), 1, runs)
+        run = runs[0]
+        self.assertEqual(run["info"]["status"], "FINISHED")
+        self.assertEqual(run["info"]["run_name"], "mlflow-from-the-shell")
+        tags = {tag["key"]: tag["value"] for tag in run["data"]["tags"]}
+        self.assertEqual(tags["spindle.application_id"], outcome["application_id"])
+        with open(os.path.join(output, "mlflow-env.txt")) as seen:
+            exported = dict(line.strip().split("=", 1) for line in seen if "=" in line)
+        self.assertEqual(exported, {"MLFLOW_TRACKING_URI": self.server.uri,
+                                    "MLFLOW_EXPERIMENT_ID": run["info"]["experiment_id"],
+                                    "MLFLOW_RUN_ID": run["info"]["run_id"]})
+
+    def test_an_unreachable_server_warns_and_the_job_runs(self):
+        nobody = f"http://127.0.0.1:{free_port()}"
+        spec = {"name": "mlflow-unreachable", "mlflow": {"tracking_uri": nobody},
+                "tasks": {"chief": {"memory": "256 MiB", "command": "test -z \"$MLFLOW_RUN_ID\""}}}
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("warning: the job runs without an MLflow run: MLflow at " + nobody + " could not be reached",
+                      result.stderr)
+        self.assertEqual(outcome["final_status"], "SUCCEEDED")
+        record = json.loads(spindle("history", outcome["application_id"], "--json").stdout)
+        self.assertIsNone(record["mlflow"])
+
+    def test_a_required_run_that_cannot_be_made_submits_nothing(self):
+        nobody = f"http://127.0.0.1:{free_port()}"
+        before = applications()
+        spec = {"name": "mlflow-required", "mlflow": {"tracking_uri": nobody, "required": True},
+                "tasks": {"chief": {"memory": "256 MiB", "command": "true"}}}
+        result = spindle("submit", "--json", self.write_spec(spec))
+        self.assertEqual(result.returncode, 3, result.stdout + result.stderr)
+        self.assertIn("MLflow at " + nobody + " could not be reached", result.stderr)
+        self.assertIn("the job was not submitted, since its spec says mlflow.required", result.stderr)
+        self.assertEqual(set(applications()) - set(before), set(), "an application was started")
+        self.assertEqual(set(staged_jobs()) - set(self.staged_before), set(), "something was left staged")
+
+
+if __name__ == "__main__":
+    unittest.main()
