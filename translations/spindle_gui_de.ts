@@ -724,7 +724,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::JobMonitor</name>
     <message>
-        <location filename="../app/src/jobview/jobmonitor.cpp" line="+172"/>
+        <location filename="../app/src/jobview/jobmonitor.cpp" line="+182"/>
         <source>The ResourceManager did not confirm the kill within 60 s.</source>
         <translation>Der ResourceManager hat das Beenden nicht innerhalb von 60 s bestätigt.</translation>
     </message>
@@ -987,12 +987,22 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Die Seite des Jobs im Webbrowser öffnen (seine Tracking-URL)</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Open &amp;MLflow run</source>
+        <translation>&amp;MLflow-Lauf öffnen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the job&apos;s run in MLflow&apos;s web UI</source>
+        <translation>Den Lauf des Jobs in der Weboberfläche von MLflow öffnen</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>Unknown</source>
         <translation>Unbekannt</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+106"/>
         <source>Kill job</source>
         <translation>Job beenden</translation>
     </message>
@@ -1606,7 +1616,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/src/settings/settingsdialog.cpp" line="+37"/>
+        <location filename="../app/src/settings/settingsdialog.cpp" line="+38"/>
         <source>there is no such file</source>
         <translation>die Datei gibt es nicht</translation>
     </message>
@@ -1686,6 +1696,26 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Mit einem Prinzipal und seiner Keytab holt Spindle eigene Tickets und lässt den Ticket-Cache von kinit unberührt.</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>empty: MLFLOW_TRACKING_URI of the environment</source>
+        <translation>leer: MLFLOW_TRACKING_URI der Umgebung</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Experiment tracking</source>
+        <translation>Experiment-Tracking</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;MLflow server:</source>
+        <translation>&amp;MLflow-Server:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Jobs whose spec names no MLflow server are recorded as runs there.</source>
+        <translation>Jobs, deren Spezifikation keinen MLflow-Server nennt, werden dort als Läufe festgehalten.</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>&amp;Dark palette</source>
         <translation>&amp;Dunkle Farben</translation>
@@ -1721,12 +1751,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Abbrechen</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Hadoop configuration directory</source>
         <translation>Hadoop-Konfigurationsverzeichnis</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Keytab file</source>
         <translation>Keytab-Datei</translation>
     </message>
@@ -1736,7 +1766,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Keytab-Dateien (*.keytab);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+55"/>
         <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
         <translation>Keine Konfiguration: HADOOP_CONF_DIR ist nicht gesetzt. Wählen Sie ein Verzeichnis oder verwenden Sie das lokale YARN.</translation>
     </message>
@@ -1771,7 +1801,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>%1 kann nicht gelesen werden: %2; wählen Sie die Keytab-Datei, die `kadmin` oder Ihre Administration erstellt hat</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+17"/>
+        <source>give the http:// or https:// address of an MLflow tracking server (such as http://mlflow.example.com:5000), or leave it empty</source>
+        <translation>geben Sie die http://- oder https://-Adresse eines MLflow-Tracking-Servers an (etwa http://mlflow.example.com:5000), oder lassen Sie das Feld leer</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Local YARN</source>
         <translation>Lokales YARN</translation>
     </message>

@@ -724,7 +724,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobMonitor</name>
     <message>
-        <location filename="../app/src/jobview/jobmonitor.cpp" line="+172"/>
+        <location filename="../app/src/jobview/jobmonitor.cpp" line="+182"/>
         <source>The ResourceManager did not confirm the kill within 60 s.</source>
         <translation>The ResourceManager did not confirm the kill within 60 s.</translation>
     </message>
@@ -987,12 +987,22 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Open the job&apos;s page in the web browser (its tracking URL)</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Open &amp;MLflow run</source>
+        <translation>Open &amp;MLflow run</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the job&apos;s run in MLflow&apos;s web UI</source>
+        <translation>Open the job&apos;s run in MLflow&apos;s web UI</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>Unknown</source>
         <translation>Unknown</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+106"/>
         <source>Kill job</source>
         <translation>Kill job</translation>
     </message>
@@ -1606,7 +1616,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/src/settings/settingsdialog.cpp" line="+37"/>
+        <location filename="../app/src/settings/settingsdialog.cpp" line="+38"/>
         <source>there is no such file</source>
         <translation>there is no such file</translation>
     </message>
@@ -1686,6 +1696,26 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone.</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>empty: MLFLOW_TRACKING_URI of the environment</source>
+        <translation>empty: MLFLOW_TRACKING_URI of the environment</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Experiment tracking</source>
+        <translation>Experiment tracking</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;MLflow server:</source>
+        <translation>&amp;MLflow server:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Jobs whose spec names no MLflow server are recorded as runs there.</source>
+        <translation>Jobs whose spec names no MLflow server are recorded as runs there.</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>&amp;Dark palette</source>
         <translation>&amp;Dark palette</translation>
@@ -1721,12 +1751,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Cancel</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Hadoop configuration directory</source>
         <translation>Hadoop configuration directory</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Keytab file</source>
         <translation>Keytab file</translation>
     </message>
@@ -1736,7 +1766,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Keytab files (*.keytab);;All files (*)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+55"/>
         <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
         <translation>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</translation>
     </message>
@@ -1771,7 +1801,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>%1 cannot be read: %2; choose the keytab file `kadmin` or your administrator gave you</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+17"/>
+        <source>give the http:// or https:// address of an MLflow tracking server (such as http://mlflow.example.com:5000), or leave it empty</source>
+        <translation>give the http:// or https:// address of an MLflow tracking server (such as http://mlflow.example.com:5000), or leave it empty</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Local YARN</source>
         <translation>Local YARN</translation>
     </message>

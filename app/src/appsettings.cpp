@@ -20,6 +20,14 @@ void AppSettings::setHadoopConfDir(const QString& directory) {
   store().setValue(QStringLiteral("cluster/hadoopConfDir"), directory);
 }
 
+QString AppSettings::mlflowTrackingUri() {
+  return store().value(QStringLiteral("tracking/mlflowUri")).toString();
+}
+
+void AppSettings::setMlflowTrackingUri(const QString& uri) {
+  store().setValue(QStringLiteral("tracking/mlflowUri"), uri);
+}
+
 bool AppSettings::darkPalette() {
   return store().value(QStringLiteral("appearance/dark"), false).toBool();
 }

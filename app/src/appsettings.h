@@ -13,6 +13,11 @@ class AppSettings {
   static QString hadoopConfDir();
   static void setHadoopConfDir(const QString& directory);
 
+  // Where jobs whose spec names no MLflow server are recorded; empty:
+  // MLFLOW_TRACKING_URI of the environment, if set.
+  static QString mlflowTrackingUri();
+  static void setMlflowTrackingUri(const QString& uri);
+
   static bool darkPalette();
   static void setDarkPalette(bool dark);
 

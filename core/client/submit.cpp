@@ -150,8 +150,8 @@ void record_submission(const JobSpec& spec, const yarn::HadoopConfiguration& con
 // the run is required.
 Result<std::optional<TrackingRunEntry>, SubmitError> open_tracking_run(
     const JobSpec& spec, const yarn::HadoopConfiguration& configuration, const std::string& application_id,
-    const std::function<void(const std::string&)>& progress) {
-  const auto target = mlflow_target(spec);
+    const std::string& configured_uri, const std::function<void(const std::string&)>& progress) {
+  const auto target = mlflow_target(spec, configured_uri);
   if (!target) return std::optional<TrackingRunEntry>();
   TrackedSubmission job;
   job.application_id = application_id;
@@ -226,7 +226,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   if (!tokens) return cluster_error(tokens.error().message);
   // Opened before anything is staged: a required run that cannot be made leaves nothing behind.
   JobSpec shipped = spec;
-  auto tracking = open_tracking_run(spec, configuration, application_id, progress);
+  auto tracking = open_tracking_run(spec, configuration, application_id, options.mlflow_tracking_uri, progress);
   if (!tracking) return tracking.error();
   if (*tracking) {
     shipped.env["MLFLOW_TRACKING_URI"] = (*tracking)->tracking_uri;

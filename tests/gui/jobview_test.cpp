@@ -573,6 +573,7 @@ class JobViewTest : public QObject {
       QVERIFY(store->record_job(entry));
       QVERIFY(store->record_state(id, "succeeded", "", entry.submitted_ms + 1000, entry.submitted_ms + 50000,
                                   "http://rm.example.com:8088/proxy/" + id + "/"));
+      QVERIFY(store->record_tracking_run(id, {"http://mlflow.example.com:5000", "3", "4f2a", 1}));
     }
     JobViewOptions options;
     options.historyPath = history;
@@ -601,6 +602,13 @@ class JobViewTest : public QObject {
     view.openYarnUi();
     QDesktopServices::unsetUrlHandler(QStringLiteral("http"));
     QCOMPARE(opened_, QUrl(view.trackingUrl()));
+    // A job recorded in MLflow opens its run there.
+    QVERIFY(view.mlflowRunAction()->isVisible());
+    QCOMPARE(view.mlflowRunUrl(), QStringLiteral("http://mlflow.example.com:5000/#/experiments/3/runs/4f2a"));
+    QDesktopServices::setUrlHandler(QStringLiteral("http"), this, "openedUrl");
+    view.mlflowRunAction()->trigger();
+    QDesktopServices::unsetUrlHandler(QStringLiteral("http"));
+    QCOMPARE(opened_, QUrl(view.mlflowRunUrl()));
 
     view.openSpec();
     QVERIFY(view.specDialog());

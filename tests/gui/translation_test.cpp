@@ -29,6 +29,7 @@
 #include <QtTest>
 #include <memory>
 
+#include "appsettings.h"
 #include "cluster/clusterinfoloader.h"
 #include "cluster/hadoopsetup.h"
 #include "designer/jobdesignerwidget.h"
@@ -356,6 +357,30 @@ class TranslationTest : public QObject {
     QVERIFY(cleared.principal.isEmpty());
     QVERIFY(cleared.keytab.isEmpty());
     QVERIFY(!cleared.usesKeytab());
+  }
+
+  void mlflowServerIsCheckedAndSaved() {
+    {
+      SettingsDialog dialog;
+      QLineEdit* uri = nullptr;
+      for (auto* edit : dialog.findChildren<QLineEdit*>()) {
+        if (edit->placeholderText().contains(QLatin1String("MLFLOW_TRACKING_URI"))) uri = edit;
+      }
+      QVERIFY(uri);
+      uri->setText(QStringLiteral("file:./mlruns"));
+      QCOMPARE(dialog.messageFor(QStringLiteral("mlflow.tracking_uri")),
+               QStringLiteral("give the http:// or https:// address of an MLflow tracking server (such as "
+                              "http://mlflow.example.com:5000), or leave it empty"));
+      QVERIFY(!okEnabled(dialog));
+      uri->setText(QStringLiteral(" http://mlflow.example.com:5000 "));
+      QVERIFY(dialog.messageFor(QStringLiteral("mlflow.tracking_uri")).isEmpty());
+      QVERIFY(okEnabled(dialog));
+      dialog.save();
+    }
+    QCOMPARE(AppSettings::mlflowTrackingUri(), QStringLiteral("http://mlflow.example.com:5000"));
+    SettingsDialog reopened;
+    QCOMPARE(reopened.mlflowTrackingUri(), QStringLiteral("http://mlflow.example.com:5000"));
+    AppSettings::setMlflowTrackingUri(QString());
   }
 
   void kerberosLoginNeedsBothOrNeither() {

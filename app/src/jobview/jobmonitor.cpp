@@ -8,6 +8,7 @@
 
 #include "convert.h"
 #include "spindle/client/job_connection.h"
+#include "spindle/client/mlflow_tracking.h"
 
 namespace spindle::gui {
 
@@ -86,6 +87,7 @@ void JobMonitor::start(int intervalMs) {
     if (!entry->has_value()) return record;
     record.found = true;
     record.entry = **entry;
+    if (auto run = store->tracking_run(id); run && *run) record.mlflowRunUrl = qs((*run)->url());
     if (auto attempts = store->attempts(id); attempts && !attempts->empty()) {
       record.status = client::status_from_history(record.entry, *attempts);
     }
@@ -128,6 +130,14 @@ void JobMonitor::pollNow() {
     if (!snapshot.finished) snapshot.status = job->live_status();
     if (snapshot.finished) job->remember_final_status();
     if (!snapshot.status) snapshot.status = job->last_status();
+    if (auto* history = job->history()) {
+      if (snapshot.finished) {
+        QStringList notes;
+        client::finish_ended_tracking_runs(*history, [&notes](const std::string& line) { notes << qs(line); });
+        snapshot.mlflowNote = notes.join(QLatin1Char('\n'));
+      }
+      if (auto run = history->tracking_run(id); run && *run) snapshot.mlflowRunUrl = qs((*run)->url());
+    }
     snapshot.takenMs = QDateTime::currentMSecsSinceEpoch();
     return snapshot;
   }));

@@ -25,6 +25,9 @@ struct JobSnapshot {
   QString diagnostics;
   QString trackingUrl;
   bool finished = false;
+  QString mlflowRunUrl;  // the job's MLflow run, when it has one
+  QString mlflowNote;    // once the job ended: the run was closed, or why not
+
   std::optional<JobStatus> status;
 };
 
@@ -34,6 +37,7 @@ struct JobRecordSnapshot {
   QString problem;
   client::JobHistoryEntry entry;
   std::optional<JobStatus> status;                // from the attempts kept
+  QString mlflowRunUrl;                           // the job's MLflow run, when it has one
   std::vector<client::MetricPoint> containerUse;  // source "container"
 };
 

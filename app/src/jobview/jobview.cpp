@@ -200,6 +200,11 @@ void JobView::createActions() {
   yarnUi_ = toolBar_->addAction(style()->standardIcon(QStyle::SP_DirLinkIcon), tr("Open &YARN UI"), this,
                                 &JobView::openYarnUi);
   yarnUi_->setToolTip(tr("Open the job's page in the web browser (its tracking URL)"));
+  mlflowRun_ =
+      toolBar_->addAction(style()->standardIcon(QStyle::SP_FileDialogInfoView), tr("Open &MLflow run"), this, [this] {
+        if (!mlflowRunUrl_.isEmpty()) QDesktopServices::openUrl(QUrl(mlflowRunUrl_));
+      });
+  mlflowRun_->setToolTip(tr("Open the job's run in MLflow's web UI"));
 }
 
 QString JobView::stateText() const {
@@ -230,6 +235,8 @@ void JobView::updateActions() {
   resubmit_->setEnabled(!specYaml_.isEmpty());
   openSpec_->setEnabled(!specYaml_.isEmpty());
   yarnUi_->setEnabled(!trackingUrl_.isEmpty());
+  // Only jobs recorded in MLflow have a run to open.
+  mlflowRun_->setVisible(!mlflowRunUrl_.isEmpty());
 }
 
 void JobView::showProblem(const QString& problem) {
@@ -248,6 +255,7 @@ void JobView::applyRecord(const JobRecordSnapshot& record) {
   }
   specYaml_ = qs(entry.spec_yaml);
   if (!entry.tracking_url.empty()) trackingUrl_ = qs(entry.tracking_url);
+  if (!record.mlflowRunUrl.isEmpty()) mlflowRunUrl_ = record.mlflowRunUrl;
   hasTensorBoardTask_ = specYaml_.contains(QLatin1String("tensorboard"));
   if (state_.isEmpty() || !finalState(state_)) setState(qs(entry.state), qs(entry.diagnostics));
   if (record.status && model_->rowCount() == 0) applyStatus(*record.status, 0);
@@ -265,6 +273,8 @@ void JobView::applySnapshot(const JobSnapshot& snapshot) {
   if (snapshot.reported) {
     showProblem({});
     if (!snapshot.trackingUrl.isEmpty()) trackingUrl_ = snapshot.trackingUrl;
+    if (!snapshot.mlflowRunUrl.isEmpty()) mlflowRunUrl_ = snapshot.mlflowRunUrl;
+    if (!snapshot.mlflowNote.isEmpty()) emit statusMessage(snapshot.mlflowNote);
     setState(qs(client::history_state(ss(snapshot.yarnState), ss(snapshot.finalStatus))), snapshot.diagnostics);
   } else if (!snapshot.problem.isEmpty()) {
     showProblem(snapshot.problem);

@@ -81,6 +81,8 @@ class JobView : public QWidget {
   const QString& state() const { return state_; }
   QString stateText() const;
   const QString& trackingUrl() const { return trackingUrl_; }
+  const QString& mlflowRunUrl() const { return mlflowRunUrl_; }
+  QAction* mlflowRunAction() const { return mlflowRun_; }
   const QString& specYaml() const { return specYaml_; }
   // The job's spec, ready to submit again, or why not.
   std::optional<JobSpec> specForResubmit(QString* error) const;
@@ -124,6 +126,7 @@ class JobView : public QWidget {
   QString state_;
   QString name_;
   QString trackingUrl_;
+  QString mlflowRunUrl_;
   QString specYaml_;
   QString outputDirectory_;
   bool ended_ = false;
@@ -140,6 +143,7 @@ class JobView : public QWidget {
   QAction* openSpec_ = nullptr;
   QAction* copyId_ = nullptr;
   QAction* yarnUi_ = nullptr;
+  QAction* mlflowRun_ = nullptr;
   QTabWidget* tabs_;
   ContainerTableModel* model_;
   QTableView* table_;

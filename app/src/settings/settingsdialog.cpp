@@ -29,6 +29,7 @@ namespace {
 
 const QString principalField = QStringLiteral("kerberos.principal");
 const QString keytabField = QStringLiteral("kerberos.keytab");
+const QString mlflowField = QStringLiteral("mlflow.tracking_uri");
 
 // Why the keytab file cannot be read ("" when it can): checked here, where
 // the path is typed, rather than at the first connection.
@@ -89,6 +90,19 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
       tr("With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone."));
   kerberosForm->addRow(QString(), kerberosHint);
 
+  mlflowUri_ = new QLineEdit(AppSettings::mlflowTrackingUri());
+  mlflowUri_->setPlaceholderText(tr("empty: MLFLOW_TRACKING_URI of the environment"));
+  mlflowUri_->setClearButtonEnabled(true);
+  auto* tracking = new QGroupBox(tr("Experiment tracking"));
+  auto* trackingForm = new QFormLayout(tracking);
+  auto* mlflowLabel = new QLabel(tr("&MLflow server:"));
+  mlflowLabel->setBuddy(mlflowUri_);
+  trackingForm->addRow(mlflowLabel, fieldWithMessage(*messages_, mlflowField, mlflowUri_));
+  auto* trackingHint = hintLabel();
+  trackingHint->setWordWrap(true);
+  trackingHint->setText(tr("Jobs whose spec names no MLflow server are recorded as runs there."));
+  trackingForm->addRow(QString(), trackingHint);
+
   dark_ = new QCheckBox(tr("&Dark palette"));
   dark_->setChecked(AppSettings::darkPalette());
   language_ = new QComboBox;
@@ -111,6 +125,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(cluster);
   layout->addWidget(kerberos);
+  layout->addWidget(tracking);
   layout->addWidget(appearance);
   layout->addStretch();
   layout->addWidget(buttons);
@@ -125,6 +140,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   connect(local, &QPushButton::clicked, this, &SettingsDialog::useLocalYarn);
   connect(principal_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
   connect(keytab_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
+  connect(mlflowUri_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
   connect(browseKeytab, &QPushButton::clicked, this, [this] {
     const QString file =
         QFileDialog::getOpenFileName(this, tr("Keytab file"), keytab().isEmpty() ? QDir::homePath() : keytab(),
@@ -168,8 +184,13 @@ QString SettingsDialog::language() const {
   return language_->currentData().toString();
 }
 
+QString SettingsDialog::mlflowTrackingUri() const {
+  return mlflowUri_->text().trimmed();
+}
+
 void SettingsDialog::save() const {
   setup().save();
+  AppSettings::setMlflowTrackingUri(mlflowTrackingUri());
   AppSettings::setDarkPalette(darkPalette());
   AppSettings::setLanguage(language());
 }
@@ -220,8 +241,23 @@ QString SettingsDialog::messageFor(const QString& field) const {
   return messages_->messageFor(field);
 }
 
+Diagnostics SettingsDialog::checkMlflowUri(const QString& uri) {
+  Diagnostics problems;
+  if (uri.isEmpty() || uri.startsWith(QLatin1String("http://")) || uri.startsWith(QLatin1String("https://"))) {
+    return problems;
+  }
+  Diagnostic problem;
+  problem.field = ss(mlflowField);
+  problem.message =
+      ss(tr("give the http:// or https:// address of an MLflow tracking server (such as "
+            "http://mlflow.example.com:5000), or leave it empty"));
+  problems.push_back(std::move(problem));
+  return problems;
+}
+
 void SettingsDialog::updateKerberos() {
-  const Diagnostics problems = checkKerberos(principal(), keytab());
+  Diagnostics problems = checkKerberos(principal(), keytab());
+  for (auto& problem : checkMlflowUri(mlflowTrackingUri())) problems.push_back(std::move(problem));
   messages_->show(problems);
   // A half-set login is never saved.
   ok_->setEnabled(problems.empty());

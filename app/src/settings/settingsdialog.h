@@ -16,7 +16,8 @@ namespace spindle::gui {
 class FieldMessages;
 
 // The cluster (a HADOOP_CONF_DIR and, on a Kerberos cluster, a keytab
-// login), the palette and the language, kept with QSettings.
+// login), the MLflow server, the palette and the language, kept with
+// QSettings.
 class SettingsDialog : public QDialog {
   Q_OBJECT
 
@@ -31,6 +32,8 @@ class SettingsDialog : public QDialog {
   void setKerberos(const QString& principal, const QString& keytab);
   // The cluster as chosen here.
   HadoopSetup setup() const;
+  // Empty: MLFLOW_TRACKING_URI of the environment.
+  QString mlflowTrackingUri() const;
   bool darkPalette() const;
   QString language() const;
 
@@ -40,18 +43,21 @@ class SettingsDialog : public QDialog {
   // What is wrong with a keytab login, on the fields "kerberos.principal"
   // and "kerberos.keytab": both or neither, and a keytab that can be read.
   static Diagnostics checkKerberos(const QString& principal, const QString& keytab);
+  // What is wrong with an MLflow server's address, on "mlflow.tracking_uri".
+  static Diagnostics checkMlflowUri(const QString& uri);
   // The sentence under a Kerberos field ("" when none).
   QString messageFor(const QString& field) const;
 
  private:
   void updateEffective();
   void useLocalYarn();
-  void updateKerberos();
+  void updateKerberos();  // and the MLflow server: every field with a sentence
 
   QLineEdit* confDir_;
   QLabel* effective_;
   QLineEdit* principal_;
   QLineEdit* keytab_;
+  QLineEdit* mlflowUri_;
   FieldMessages* messages_;
   QPushButton* ok_;
   QCheckBox* dark_;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <set>
 
+#include "appsettings.h"
 #include "convert.h"
 #include "spindle/client/job_connection.h"
 #include "spindle/client/submit.h"
@@ -31,6 +32,7 @@ bool SubmitController::submit(const JobSpec& spec, const HadoopSetup& setup, boo
   busy_ = true;
   stop_ = false;
   applicationId_.clear();
+  mlflowTrackingUri_ = AppSettings::mlflowTrackingUri();
   worker_ = std::thread([this, spec, setup, follow] { run(spec, setup, follow); });
   return true;
 }
@@ -57,6 +59,7 @@ void SubmitController::run(JobSpec spec, HadoopSetup setup, bool follow) {
   }
   client::SubmitOptions options;
   options.container_binary = ss(containerBinary());
+  options.mlflow_tracking_uri = ss(mlflowTrackingUri_);
   options.progress = [this](const std::string& line) { emit progress(qs(line)); };
   options.staged_bytes = [this](std::uint64_t staged, std::uint64_t total) {
     emit bytesStaged(static_cast<qint64>(staged), static_cast<qint64>(total));

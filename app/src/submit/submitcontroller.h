@@ -62,6 +62,7 @@ class SubmitController : public QObject {
   std::atomic<bool> stop_{false};
   std::atomic<bool> busy_{false};
   QString applicationId_;
+  QString mlflowTrackingUri_;  // read on the UI thread for the worker
 };
 
 }  // namespace spindle::gui

@@ -1,5 +1,6 @@
 #include "client/mlflow/mlflow_answers.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace spindle::client::mlflow {
@@ -35,7 +36,54 @@ Result<json> parsed(const std::string& body, const std::string& what) {
   return document;
 }
 
+// MLflow's limits for one log-batch request.
+constexpr std::size_t max_params_per_batch = 100;
+constexpr std::size_t max_tags_per_batch = 100;
+constexpr std::size_t max_metrics_per_batch = 1000;
+constexpr std::size_t max_entries_per_batch = 1000;
+
+// Proto3's JSON form of a double, which MLflow's server reads: NaN and the
+// infinities as strings.
+json number(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  return value;
+}
+
 }  // namespace
+
+std::vector<std::string> batch_bodies(const std::string& run_id, const MlflowPairs& params, const MlflowPairs& tags,
+                                      const std::vector<MlflowMetric>& metrics) {
+  std::vector<std::string> bodies;
+  std::size_t next_param = 0;
+  std::size_t next_tag = 0;
+  std::size_t next_metric = 0;
+  while (next_param < params.size() || next_tag < tags.size() || next_metric < metrics.size()) {
+    json params_part = json::array();
+    json tags_part = json::array();
+    json metrics_part = json::array();
+    std::size_t entries = 0;
+    for (; next_param < params.size() && params_part.size() < max_params_per_batch; ++next_param, ++entries) {
+      params_part.push_back({{"key", params[next_param].first}, {"value", params[next_param].second}});
+    }
+    for (; next_tag < tags.size() && tags_part.size() < max_tags_per_batch && entries < max_entries_per_batch;
+         ++next_tag, ++entries) {
+      tags_part.push_back({{"key", tags[next_tag].first}, {"value", tags[next_tag].second}});
+    }
+    for (;
+         next_metric < metrics.size() && metrics_part.size() < max_metrics_per_batch && entries < max_entries_per_batch;
+         ++next_metric, ++entries) {
+      const auto& metric = metrics[next_metric];
+      metrics_part.push_back({{"key", metric.key},
+                              {"value", number(metric.value)},
+                              {"timestamp", metric.timestamp_ms},
+                              {"step", metric.step}});
+    }
+    bodies.push_back(
+        json{{"run_id", run_id}, {"params", params_part}, {"tags", tags_part}, {"metrics", metrics_part}}.dump());
+  }
+  return bodies;
+}
 
 Error refusal(const std::string& tracking_uri, long status, const std::string& body, const std::string& doing) {
   const json document = json::parse(body, nullptr, false);

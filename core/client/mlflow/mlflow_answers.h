@@ -4,11 +4,18 @@
 // checked and nothing in it can crash the reader (see the fuzz target).
 
 #include <string>
+#include <vector>
 
 #include "spindle/client/mlflow_client.h"
 #include "spindle/core/result.h"
 
 namespace spindle::client::mlflow {
+
+// The bodies of runs/log-batch requests that carry all of these within
+// MLflow's limits per request (100 parameters, 100 tags, 1,000 metrics,
+// 1,000 entries in all).
+std::vector<std::string> batch_bodies(const std::string& run_id, const MlflowPairs& params, const MlflowPairs& tags,
+                                      const std::vector<MlflowMetric>& metrics);
 
 // The sentence for an answer other than 200: MLflow's error_code and
 // message when the body carries them, else the status.

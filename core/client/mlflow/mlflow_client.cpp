@@ -16,11 +16,6 @@ namespace {
 
 using json = nlohmann::json;
 
-// MLflow's limits for one log-batch request.
-constexpr std::size_t max_params_per_batch = 100;
-constexpr std::size_t max_metrics_per_batch = 1000;
-constexpr std::size_t max_entries_per_batch = 1000;
-
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value ? value : "";
@@ -136,28 +131,8 @@ Result<MlflowRunInfo> MlflowClient::create_run(const std::string& experiment_id,
 
 Result<void> MlflowClient::log_batch(const std::string& run_id, const MlflowPairs& params, const MlflowPairs& tags,
                                      const std::vector<MlflowMetric>& metrics) {
-  std::size_t next_param = 0;
-  std::size_t next_tag = 0;
-  std::size_t next_metric = 0;
-  while (next_param < params.size() || next_tag < tags.size() || next_metric < metrics.size()) {
-    json batch = {{"run_id", run_id}, {"params", json::array()}, {"tags", json::array()}, {"metrics", json::array()}};
-    std::size_t entries = 0;
-    for (; next_param < params.size() && batch["params"].size() < max_params_per_batch; ++next_param, ++entries) {
-      batch["params"].push_back({{"key", params[next_param].first}, {"value", params[next_param].second}});
-    }
-    for (; next_tag < tags.size() && batch["tags"].size() < 100 && entries < max_entries_per_batch;
-         ++next_tag, ++entries) {
-      batch["tags"].push_back({{"key", tags[next_tag].first}, {"value", tags[next_tag].second}});
-    }
-    for (; next_metric < metrics.size() && batch["metrics"].size() < max_metrics_per_batch &&
-           entries < max_entries_per_batch;
-         ++next_metric, ++entries) {
-      const auto& metric = metrics[next_metric];
-      batch["metrics"].push_back(
-          {{"key", metric.key}, {"value", metric.value}, {"timestamp", metric.timestamp_ms}, {"step", metric.step}});
-    }
-    if (auto logged = call("POST", "/api/2.0/mlflow/runs/log-batch", batch.dump(), "to log to run " + run_id);
-        !logged) {
+  for (const auto& body : mlflow::batch_bodies(run_id, params, tags, metrics)) {
+    if (auto logged = call("POST", "/api/2.0/mlflow/runs/log-batch", body, "to log to run " + run_id); !logged) {
       return logged.error();
     }
   }

@@ -68,7 +68,7 @@ std::string run_status(const std::string& history_state) {
 
 }  // namespace
 
-std::optional<MlflowTarget> mlflow_target(const JobSpec& spec) {
+std::optional<MlflowTarget> mlflow_target(const JobSpec& spec, const std::string& configured_uri) {
   MlflowTarget target;
   if (spec.mlflow) {
     target.tracking_uri = spec.mlflow->tracking_uri;
@@ -76,6 +76,7 @@ std::optional<MlflowTarget> mlflow_target(const JobSpec& spec) {
     target.run_name = spec.mlflow->run_name;
     target.required = spec.mlflow->required;
   }
+  if (target.tracking_uri.empty()) target.tracking_uri = configured_uri;
   if (target.tracking_uri.empty()) target.tracking_uri = environment("MLFLOW_TRACKING_URI");
   if (!spec.mlflow && target.tracking_uri.empty()) return std::nullopt;
   while (target.tracking_uri.ends_with('/')) target.tracking_uri.pop_back();
@@ -172,7 +173,6 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
     } else {
       for (const auto& scalars : update->runs) {
         for (const auto& point : scalars.points) {
-          if (!std::isfinite(point.value)) continue;  // MLflow's JSON has no NaN or infinity
           metrics.push_back({metric_key(scalars.run, point.tag), point.value,
                              static_cast<std::int64_t>(std::llround(point.wall_time * 1000)), point.step});
         }

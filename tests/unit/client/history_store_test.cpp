@@ -310,5 +310,54 @@ TEST_F(HistoryStoreTest, AWriterKilledMidWriteLosesNothingCommitted) {
   ASSERT_TRUE(store.record_state("application_1_0007", "succeeded", "", 0, 1).ok());
 }
 
+TEST_F(HistoryStoreTest, ATrackingRunIsClosedOnceAndOnlyAfterItsJobEnded) {
+  auto store = open();
+  ASSERT_TRUE(store.record_job(submitted_job("application_1_0001", "wine")).ok());
+  ASSERT_TRUE(store.record_job(submitted_job("application_1_0002", "untracked")).ok());
+  const TrackingRunEntry run{"http://mlflow:5000", "3", "abc123", 0};
+  ASSERT_TRUE(store.record_tracking_run("application_1_0001", run).ok());
+  auto kept = store.tracking_run("application_1_0001");
+  ASSERT_TRUE(kept.ok() && kept->has_value());
+  EXPECT_EQ(**kept, run);
+  EXPECT_EQ((*kept)->url(), "http://mlflow:5000/#/experiments/3/runs/abc123");
+  auto none = store.tracking_run("application_1_0002");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+
+  auto ended = store.ended_jobs_with_open_runs();
+  ASSERT_TRUE(ended.ok());
+  EXPECT_TRUE(ended->empty()) << "a running job's run is not to be closed";
+  ASSERT_TRUE(store.record_state("application_1_0001", "killed", "killed by alice", 2000, 9000).ok());
+  ASSERT_TRUE(store.record_state("application_1_0002", "succeeded", "", 2000, 9000).ok());
+  ended = store.ended_jobs_with_open_runs();
+  ASSERT_TRUE(ended.ok());
+  EXPECT_EQ(*ended, std::vector<std::string>{"application_1_0001"});
+
+  auto closed = store.close_tracking_run("application_1_0001", 10'000);
+  ASSERT_TRUE(closed.ok());
+  EXPECT_TRUE(*closed);
+  auto again = store.close_tracking_run("application_1_0001", 11'000);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again) << "a second client must not send the run's end again";
+  EXPECT_EQ((*store.tracking_run("application_1_0001"))->closed_ms, 10'000);
+  EXPECT_TRUE(store.ended_jobs_with_open_runs()->empty());
+}
+
+TEST_F(HistoryStoreTest, AHistoryOfTheLastVersionGainsTrackingRunsAndKeepsItsJobs) {
+  // A file as the previous release left it: schema 2, one job.
+  {
+    auto store = open();
+    ASSERT_TRUE(store.record_job(submitted_job("application_1_0001", "wine")).ok());
+  }
+  scalar_query("DROP TABLE tracking_runs; PRAGMA user_version = 2");
+  ASSERT_EQ(scalar_query("PRAGMA user_version"), "2");
+  auto store = open();
+  EXPECT_EQ(scalar_query("PRAGMA user_version"), std::to_string(HistoryStore::schema_version));
+  auto job = store.job("application_1_0001");
+  ASSERT_TRUE(job.ok() && job->has_value());
+  EXPECT_EQ((*job)->name, "wine");
+  EXPECT_TRUE(store.record_tracking_run("application_1_0001", {"http://m", "1", "r", 0}).ok());
+}
+
 }  // namespace
 }  // namespace spindle::client

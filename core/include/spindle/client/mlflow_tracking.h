@@ -18,7 +18,8 @@
 namespace spindle::client {
 
 // Where a job is tracked: the spec's mlflow block, completed from
-// MLFLOW_TRACKING_URI and MLFLOW_EXPERIMENT_NAME of this process.
+// `configured_uri` (a setting of the app), then from MLFLOW_TRACKING_URI and
+// MLFLOW_EXPERIMENT_NAME of this process.
 struct MlflowTarget {
   std::string tracking_uri;
   std::string experiment;  // "Default" unless named
@@ -26,8 +27,9 @@ struct MlflowTarget {
   bool required = false;
 };
 
-// None when neither the spec nor the environment names a tracking server.
-std::optional<MlflowTarget> mlflow_target(const JobSpec& spec);
+// None when neither the spec, the setting nor the environment names a
+// tracking server.
+std::optional<MlflowTarget> mlflow_target(const JobSpec& spec, const std::string& configured_uri = {});
 
 // The spec as MLflow parameters: its JSON form flattened to dotted keys
 // ("tasks.worker.instances" = "2"); values of environment variables whose

@@ -30,6 +30,9 @@ struct SubmitOptions {
   std::function<void(std::uint64_t packed, std::uint64_t total)> packed_bytes;
   // While the packed environment is uploaded (not called when the cluster holds it).
   std::function<void(std::uint64_t uploaded, std::uint64_t total)> environment_uploaded;
+  // The MLflow tracking server jobs are recorded in when their spec names
+  // none (the app's setting); empty: MLFLOW_TRACKING_URI, if set.
+  std::string mlflow_tracking_uri;
 };
 
 // How the job's Python environment reached the cluster.
