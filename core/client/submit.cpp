@@ -232,6 +232,10 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     shipped.env["MLFLOW_TRACKING_URI"] = (*tracking)->tracking_uri;
     shipped.env["MLFLOW_EXPERIMENT_ID"] = (*tracking)->experiment_id;
     shipped.env["MLFLOW_RUN_ID"] = (*tracking)->run_id;
+    if (!(*tracking)->task_runs.empty()) {
+      if (!shipped.mlflow) shipped.mlflow.emplace();
+      shipped.mlflow->task_runs = (*tracking)->task_runs;
+    }
   }
   auto staging = StagingArea::open(configuration, application_id);
   if (!staging) {

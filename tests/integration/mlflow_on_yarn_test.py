@@ -230,6 +230,49 @@ class MlflowTracking(JobTest):
                                     "MLFLOW_EXPERIMENT_ID": run["info"]["experiment_id"],
                                     "MLFLOW_RUN_ID": run["info"]["run_id"]})
 
+    def test_nested_runs_give_each_task_its_own_run_under_the_jobs(self):
+        output = os.path.join(self.directory, "output")
+        os.makedirs(output)
+        os.chmod(output, 0o777)
+        # Each task logs into the run it was given, with MLflow's client, and notes which that was.
+        log = (f"{MLFLOW_PYTHON} -c \"import mlflow, os; mlflow.log_metric('task_index', "
+               "float(os.environ['SPINDLE_TASK'].split(':')[1]))\" && "
+               "env | grep ^MLFLOW_ | sort > $DTF_OUTPUT_PATH/$(echo $SPINDLE_TASK | tr : -).txt")
+        spec = {"name": "mlflow-nested", "output": output, "framework": "generic",
+                "mlflow": {"tracking_uri": self.server.uri, "experiment": "nested", "nested": True},
+                # The chief ends the job: it waits until both workers have noted their runs.
+                "tasks": {"chief": {"memory": "256 MiB", "command": log + " && until [ -f $DTF_OUTPUT_PATH/worker-0.txt ]"
+                                    " && [ -f $DTF_OUTPUT_PATH/worker-1.txt ]; do sleep 0.2; done"},
+                          "worker": {"instances": 2, "memory": "256 MiB", "command": log + " && exit 3",
+                                     "fails_job": False},
+                          "tensorboard": {"memory": "512 MiB"}}}
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        runs = {run["info"]["run_name"]: run for run in self.server.runs_of("nested")}
+        self.assertEqual(set(runs), {"mlflow-nested", "chief:0", "worker:0", "worker:1"}, list(runs))
+        parent = runs.pop("mlflow-nested")
+        self.assertEqual(parent["info"]["status"], "FINISHED")
+        for task, run in runs.items():
+            tags = {tag["key"]: tag["value"] for tag in run["data"]["tags"]}
+            self.assertEqual(tags["mlflow.parentRunId"], parent["info"]["run_id"], task)
+            self.assertEqual(tags["spindle.task"], task)
+            self.assertEqual(tags["spindle.application_id"], outcome["application_id"])
+            with open(os.path.join(output, task.replace(":", "-") + ".txt")) as seen:
+                exported = dict(line.strip().split("=", 1) for line in seen if "=" in line)
+            self.assertEqual(exported["MLFLOW_RUN_ID"], run["info"]["run_id"], task)
+            self.assertEqual(exported["MLFLOW_PARENT_RUN_ID"], parent["info"]["run_id"], task)
+            self.assertEqual([point["value"] for point in self.server.history(run["info"]["run_id"], "task_index")],
+                             [float(task.split(":")[1])], task)
+            # The chief succeeded. The workers exit with 3, which this spec lets them; whether
+            # that is seen before the chief's success stops them is a race, so either end is right,
+            # as long as the run says the same as the task.
+            expected = {"succeeded": "FINISHED", "failed": "FAILED", "stopped": "KILLED"}
+            self.assertEqual(run["info"]["status"], expected[tags["spindle.final_state"]], task)
+            if task == "chief:0":
+                self.assertEqual(tags["spindle.final_state"], "succeeded")
+            else:
+                self.assertIn(tags["spindle.final_state"], ("failed", "stopped"), task)
+
     def test_an_unreachable_server_warns_and_the_job_runs(self):
         nobody = f"http://127.0.0.1:{free_port()}"
         spec = {"name": "mlflow-unreachable", "mlflow": {"tracking_uri": nobody},

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <system_error>
 #include <utility>
 
@@ -492,16 +493,18 @@ Result<void> HistoryStore::record_tracking_run(const std::string& application_id
   if (!transaction) return transaction.error();
   if (auto ensured = state_->ensure_job(application_id); !ensured) return ensured;
   auto upsert = state_->db.prepare(R"sql(
-    INSERT INTO tracking_runs (application_id, tracking_uri, experiment_id, run_id, closed_ms)
-    VALUES (?1, ?2, ?3, ?4, ?5)
+    INSERT INTO tracking_runs (application_id, tracking_uri, experiment_id, run_id, closed_ms, task_runs)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
     ON CONFLICT (application_id) DO UPDATE SET tracking_uri = excluded.tracking_uri,
-      experiment_id = excluded.experiment_id, run_id = excluded.run_id, closed_ms = excluded.closed_ms)sql");
+      experiment_id = excluded.experiment_id, run_id = excluded.run_id, closed_ms = excluded.closed_ms,
+      task_runs = excluded.task_runs)sql");
   if (!upsert) return upsert.error();
   if (auto written = upsert->bind(1, application_id)
                          .bind(2, run.tracking_uri)
                          .bind(3, run.experiment_id)
                          .bind(4, run.run_id)
                          .bind(5, run.closed_ms)
+                         .bind(6, nlohmann::json(run.task_runs).dump())
                          .run();
       !written) {
     return written;
@@ -519,14 +522,21 @@ Result<bool> HistoryStore::close_tracking_run(const std::string& application_id,
 
 Result<std::optional<TrackingRunEntry>> HistoryStore::tracking_run(const std::string& application_id) {
   auto query = state_->db.prepare(
-      "SELECT tracking_uri, experiment_id, run_id, closed_ms FROM tracking_runs WHERE application_id = ?1");
+      "SELECT tracking_uri, experiment_id, run_id, closed_ms, task_runs FROM tracking_runs WHERE application_id = ?1");
   if (!query) return query.error();
   query->bind(1, application_id);
   auto row = query->next();
   if (!row) return row.error();
   if (!*row) return std::optional<TrackingRunEntry>();
-  return std::optional<TrackingRunEntry>(
-      TrackingRunEntry{query->text(0), query->text(1), query->text(2), query->integer(3)});
+  TrackingRunEntry run{query->text(0), query->text(1), query->text(2), query->integer(3), {}};
+  // Written by record_tracking_run; anything else there is ignored rather than trusted.
+  const auto task_runs = nlohmann::json::parse(query->text(4), nullptr, false);
+  if (task_runs.is_object()) {
+    for (const auto& [task, id] : task_runs.items()) {
+      if (id.is_string()) run.task_runs[task] = id.get<std::string>();
+    }
+  }
+  return std::optional<TrackingRunEntry>(std::move(run));
 }
 
 Result<std::vector<std::string>> HistoryStore::ended_jobs_with_open_runs() {

@@ -79,6 +79,7 @@ CREATE TABLE tracking_runs (
   tracking_uri TEXT NOT NULL,
   experiment_id TEXT NOT NULL,
   run_id TEXT NOT NULL,
+  task_runs TEXT NOT NULL DEFAULT '{}',
   closed_ms INTEGER NOT NULL DEFAULT 0
 );
 )sql",

@@ -75,6 +75,7 @@ std::optional<MlflowTarget> mlflow_target(const JobSpec& spec, const std::string
     target.experiment = spec.mlflow->experiment;
     target.run_name = spec.mlflow->run_name;
     target.required = spec.mlflow->required;
+    target.nested = spec.mlflow->nested;
   }
   if (target.tracking_uri.empty()) target.tracking_uri = configured_uri;
   if (target.tracking_uri.empty()) target.tracking_uri = environment("MLFLOW_TRACKING_URI");
@@ -136,6 +137,24 @@ Result<TrackingRunEntry> start_tracking_run(const JobSpec& spec, const MlflowTar
     abandon_tracking_run(entry, logged.error().message);
     return logged.error();
   }
+  if (target.nested) {
+    for (const auto& type : spec.tasks) {
+      if (type.type == task_types::tensorboard) continue;
+      for (int index = 0; index < type.instances; ++index) {
+        const std::string task = type.type + ":" + std::to_string(index);
+        auto child = client.create_run(entry.experiment_id, task, job.submitted_ms,
+                                       {{"mlflow.parentRunId", run->run_id},
+                                        {"mlflow.user", job.user},
+                                        {"spindle.application_id", job.application_id},
+                                        {"spindle.task", task}});
+        if (!child) {
+          abandon_tracking_run(entry, child.error().message);
+          return child.error();
+        }
+        entry.task_runs[task] = child->run_id;
+      }
+    }
+  }
   if (auto stored = client.upload_artifact(*run, "spec.yaml", job.spec_yaml); !stored) {
     warn("warning: MLflow run " + run->run_id +
          " has the spec's parameters but not the file spec.yaml: " + stored.error().message);
@@ -145,9 +164,13 @@ Result<TrackingRunEntry> start_tracking_run(const JobSpec& spec, const MlflowTar
 
 void abandon_tracking_run(const TrackingRunEntry& run, const std::string& why) {
   MlflowClient client(run.tracking_uri);
-  (void)client.log_batch(
-      run.run_id, {}, {{"spindle.final_state", "not submitted"}, {"spindle.diagnostics", clipped(why, max_tag_value)}},
-      {});
+  const MlflowPairs tags = {{"spindle.final_state", "not submitted"},
+                            {"spindle.diagnostics", clipped(why, max_tag_value)}};
+  for (const auto& [task, child] : run.task_runs) {
+    (void)client.log_batch(child, {}, tags, {});
+    (void)client.end_run(child, "FAILED", now_ms());
+  }
+  (void)client.log_batch(run.run_id, {}, tags, {});
   (void)client.end_run(run.run_id, "FAILED", now_ms());
 }
 
@@ -181,8 +204,12 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
     }
   }
   int restarts = 0;
+  std::map<std::string, TaskStatus> tasks;
   if (auto attempts = history.attempts(application_id)) {
-    for (const auto& task : status_from_history(entry, *attempts).tasks) restarts += task.restarts;
+    for (auto& task : status_from_history(entry, *attempts).tasks) {
+      restarts += task.restarts;
+      tasks[task.task] = std::move(task);
+    }
   }
   const std::int64_t started = entry.started_ms ? entry.started_ms : entry.submitted_ms;
   const std::int64_t finished = entry.finished_ms ? entry.finished_ms : now_ms();
@@ -196,6 +223,24 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
   if (!entry.tracking_url.empty()) tags.emplace_back("spindle.tracking_url", entry.tracking_url);
 
   MlflowClient client((*run)->tracking_uri);
+  for (const auto& [task, child] : (*run)->task_runs) {
+    auto known = tasks.find(task);
+    // A task the history never saw start ended with its job.
+    const std::string phase = known == tasks.end() ? std::string("stopped") : known->second.phase;
+    const std::string status = phase == "succeeded" ? "FINISHED" : phase == "failed" ? "FAILED" : "KILLED";
+    const std::int64_t task_end =
+        known != tasks.end() && known->second.finished_ms ? known->second.finished_ms : finished;
+    std::vector<MlflowMetric> task_metrics;
+    MlflowPairs task_tags = {{"spindle.final_state", phase}};
+    if (known != tasks.end()) {
+      task_metrics.push_back({"spindle.restarts", static_cast<double>(known->second.restarts), at, 0});
+      if (!known->second.exit_description.empty()) {
+        task_tags.emplace_back("spindle.diagnostics", clipped(known->second.exit_description, max_tag_value));
+      }
+    }
+    if (auto logged = client.log_batch(child, {}, task_tags, task_metrics); !logged) return logged.error();
+    if (auto ended = client.end_run(child, status, task_end); !ended) return ended.error();
+  }
   if (auto logged = client.log_batch((*run)->run_id, {}, tags, metrics); !logged) return logged.error();
   if (auto ended = client.end_run((*run)->run_id, run_status(entry.state), finished); !ended) return ended.error();
   return history.close_tracking_run(application_id, now_ms());

@@ -173,6 +173,14 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
 
   add_pytorch_variables(spec, addresses, context, env);
 
+  // A job tracked with a run per task: this task's run, under the job's.
+  if (spec.mlflow) {
+    if (auto run = spec.mlflow->task_runs.find(task.to_string()); run != spec.mlflow->task_runs.end()) {
+      if (auto parent = env.find("MLFLOW_RUN_ID"); parent != env.end()) env["MLFLOW_PARENT_RUN_ID"] = parent->second;
+      env["MLFLOW_RUN_ID"] = run->second;
+    }
+  }
+
   env["SPINDLE_APP_ID"] = context.application_id;
   env["SPINDLE_TASK"] = task.to_string();
   env["SPINDLE_ATTEMPT"] = std::to_string(context.attempt);

@@ -51,7 +51,8 @@ constexpr std::array<std::string_view, 11> task_keys{"instances",    "memory",  
 
 constexpr std::array<std::string_view, 2> application_master_keys{"memory", "vcores"};
 constexpr std::array<std::string_view, 2> kerberos_keys{"principal", "keytab"};
-constexpr std::array<std::string_view, 4> mlflow_keys{"tracking_uri", "experiment", "run_name", "required"};
+constexpr std::array<std::string_view, 6> mlflow_keys{"tracking_uri", "experiment", "run_name",
+                                                      "required",     "nested",     "task_runs"};
 
 constexpr std::array<std::string_view, 5> known_task_types{task_types::chief, task_types::worker, task_types::ps,
                                                            task_types::evaluator, task_types::tensorboard};
@@ -262,8 +263,14 @@ class SpecReader {
     MlflowTracking tracking;
     fields_.for_each_key(value, field, mlflow_keys,
                          [&](const std::string& key, const YAML::Node&, const YAML::Node& item, const std::string& at) {
-                           if (key == "required") {
-                             if (auto required = fields_.boolean(item, at)) tracking.required = *required;
+                           if (key == "required" || key == "nested") {
+                             if (auto flag = fields_.boolean(item, at)) {
+                               (key == "nested" ? tracking.nested : tracking.required) = *flag;
+                             }
+                             return;
+                           }
+                           if (key == "task_runs") {
+                             read_task_runs(item, at, tracking.task_runs);
                              return;
                            }
                            auto text = fields_.non_empty_string(item, at);
@@ -286,6 +293,22 @@ class SpecReader {
                            }
                          });
     if (value.IsMap()) spec_.mlflow = std::move(tracking);
+  }
+
+  // "worker:1": <run id>, as submit writes them for the containers.
+  void read_task_runs(const YAML::Node& value, const std::string& field, std::map<std::string, std::string>& runs) {
+    fields_.for_each_key(
+        value, field, {},
+        [&](const std::string& task, const YAML::Node& key_node, const YAML::Node& item, const std::string& at) {
+          const auto colon = task.find(':');
+          if (colon == std::string::npos || colon == 0 || colon + 1 == task.size()) {
+            fields_.error(key_node, at,
+                          "is not a task; task_runs is written by spindle submit, with keys such "
+                          "as worker:1; leave it out of specs");
+            return;
+          }
+          if (auto run = fields_.non_empty_string(item, at)) runs[task] = *run;
+        });
   }
 
   void read_kerberos(const YAML::Node& value, const std::string& field) {

@@ -140,6 +140,11 @@ std::string to_yaml(const JobSpec& spec) {
       out << YAML::Key << "experiment" << YAML::Value << Text{spec.mlflow->experiment};
     if (!spec.mlflow->run_name.empty()) out << YAML::Key << "run_name" << YAML::Value << Text{spec.mlflow->run_name};
     if (spec.mlflow->required) out << YAML::Key << "required" << YAML::Value << true;
+    if (spec.mlflow->nested) out << YAML::Key << "nested" << YAML::Value << true;
+    if (!spec.mlflow->task_runs.empty()) {
+      out << YAML::Key << "task_runs" << YAML::Value;
+      emit_map(out, spec.mlflow->task_runs);
+    }
     out << YAML::EndMap;
   }
   out << YAML::Key << "application_master" << YAML::Value << YAML::BeginMap;
@@ -186,6 +191,8 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
     if (!spec.mlflow->experiment.empty()) tracking["experiment"] = spec.mlflow->experiment;
     if (!spec.mlflow->run_name.empty()) tracking["run_name"] = spec.mlflow->run_name;
     if (spec.mlflow->required) tracking["required"] = true;
+    if (spec.mlflow->nested) tracking["nested"] = true;
+    if (!spec.mlflow->task_runs.empty()) tracking["task_runs"] = spec.mlflow->task_runs;
     out["mlflow"] = std::move(tracking);
   }
   out["application_master"] = {{"memory", spec.application_master.memory_mib},

@@ -314,7 +314,7 @@ TEST_F(HistoryStoreTest, ATrackingRunIsClosedOnceAndOnlyAfterItsJobEnded) {
   auto store = open();
   ASSERT_TRUE(store.record_job(submitted_job("application_1_0001", "wine")).ok());
   ASSERT_TRUE(store.record_job(submitted_job("application_1_0002", "untracked")).ok());
-  const TrackingRunEntry run{"http://mlflow:5000", "3", "abc123", 0};
+  const TrackingRunEntry run{"http://mlflow:5000", "3", "abc123", 0, {{"chief:0", "c0"}, {"worker:1", "w1"}}};
   ASSERT_TRUE(store.record_tracking_run("application_1_0001", run).ok());
   auto kept = store.tracking_run("application_1_0001");
   ASSERT_TRUE(kept.ok() && kept->has_value());

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spindle/core/environment.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/spec_writer.h"
 
@@ -30,6 +31,28 @@ TEST(MlflowSpec, TheBlockIsReadAndSurvivesYamlAndJson) {
   auto from_json = parse_job_spec(to_json(*parsed).dump(), {});
   ASSERT_TRUE(from_json.ok()) << format_diagnostics(from_json.error());
   EXPECT_EQ(*from_json, *parsed);
+}
+
+TEST(MlflowSpec, NestedRunsReachEachTaskAsItsOwnRun) {
+  auto parsed = parse("env: {MLFLOW_RUN_ID: parent}\nmlflow:\n  nested: true\n  task_runs: {\"chief:0\": c0}\n");
+  ASSERT_TRUE(parsed.ok()) << format_diagnostics(parsed.error());
+  EXPECT_TRUE(parsed->mlflow->nested);
+  EXPECT_EQ(parsed->mlflow->task_runs, (std::map<std::string, std::string>{{"chief:0", "c0"}}));
+  auto again = parse_job_spec(to_json(*parsed).dump(), {});
+  ASSERT_TRUE(again.ok()) << format_diagnostics(again.error());
+  EXPECT_EQ(*again, *parsed);
+  auto addresses = ClusterAddresses::create(*parsed, {{TaskId{"chief", 0}, HostPort{"node-a", 2222}}});
+  ASSERT_TRUE(addresses.ok()) << addresses.error().message;
+  const auto env = task_environment(*parsed, *addresses, TaskContext{"application_1_0001", {"chief", 0}, 0});
+  EXPECT_EQ(env.at("MLFLOW_RUN_ID"), "c0");
+  EXPECT_EQ(env.at("MLFLOW_PARENT_RUN_ID"), "parent");
+
+  auto wrong = parse("mlflow:\n  task_runs: {chief: c0}\n");
+  ASSERT_FALSE(wrong.ok());
+  const auto text = format_diagnostics(wrong.error());
+  EXPECT_NE(text.find("mlflow.task_runs.chief: is not a task; task_runs is written by spindle submit"),
+            std::string::npos)
+      << text;
 }
 
 TEST(MlflowSpec, AnEmptyBlockAsksForTrackingWithEverythingFromTheEnvironment) {

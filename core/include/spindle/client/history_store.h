@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,7 +64,8 @@ struct TrackingRunEntry {
   std::string tracking_uri;
   std::string experiment_id;
   std::string run_id;
-  std::int64_t closed_ms = 0;  // when its final state was sent; 0 while open
+  std::int64_t closed_ms = 0;                    // when its final state was sent; 0 while open
+  std::map<std::string, std::string> task_runs;  // nested runs: "worker:1" -> run id
 
   // The run's page in MLflow's web UI.
   std::string url() const { return tracking_uri + "/#/experiments/" + experiment_id + "/runs/" + run_id; }

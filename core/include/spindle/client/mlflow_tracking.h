@@ -25,6 +25,7 @@ struct MlflowTarget {
   std::string experiment;  // "Default" unless named
   std::string run_name;    // the job's name unless named
   bool required = false;
+  bool nested = false;  // a child run per task
 };
 
 // None when neither the spec, the setting nor the environment names a
@@ -49,7 +50,9 @@ struct TrackedSubmission {
   std::int64_t submitted_ms = 0;
 };
 
-// Opens the run for a job being submitted. Warnings (the spec could not be
+// Opens the run for a job being submitted, and with `nested` a child run
+// per task (tensorboard tasks excepted: they run no code of the user's),
+// named after the task and tagged with mlflow.parentRunId. Warnings (the spec could not be
 // stored as an artifact) go to `warn`; an error means no run was made.
 Result<TrackingRunEntry> start_tracking_run(const JobSpec& spec, const MlflowTarget& target,
                                             const TrackedSubmission& job,

@@ -69,6 +69,10 @@ struct MlflowTracking {
   std::string experiment;
   std::string run_name;
   bool required = false;  // an unreachable server fails the submit instead of warning
+  bool nested = false;    // a child run per task, under the job's run
+  // Filled in by submit when nested: each task's run ("worker:1" -> run id),
+  // which the task gets as MLFLOW_RUN_ID.
+  std::map<std::string, std::string> task_runs;
 
   friend bool operator==(const MlflowTracking&, const MlflowTracking&) = default;
 };
