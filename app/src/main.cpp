@@ -1,5 +1,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QStatusBar>
 
 #include "appsettings.h"
@@ -15,7 +16,61 @@
 
 using namespace spindle::gui;
 
+namespace {
+
+struct Options {
+  QCommandLineOption dark{QStringLiteral("dark"), QStringLiteral("Use the dark palette")};
+  QCommandLineOption light{QStringLiteral("light"), QStringLiteral("Use the light palette")};
+  QCommandLineOption language{QStringLiteral("language"), QStringLiteral("Language of the interface (en, de)"),
+                              QStringLiteral("code")};
+  QCommandLineOption job{QStringLiteral("job"), QStringLiteral("Open the job with this application id"),
+                         QStringLiteral("id")};
+};
+
+void describe(QCoreApplication& application, QCommandLineParser& parser, const Options& options) {
+  QCoreApplication::setOrganizationName(QStringLiteral("Spindle"));
+  QCoreApplication::setApplicationName(QStringLiteral("spindle-gui"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(SPINDLE_VERSION));
+  parser.setApplicationDescription(QStringLiteral("Design, submit and follow training jobs on Hadoop YARN"));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addOptions({options.dark, options.light, options.language, options.job});
+  parser.addPositionalArgument(QStringLiteral("spec"), QStringLiteral("A job spec to open in the designer"),
+                               QStringLiteral("[spec]"));
+  parser.process(application);
+}
+
+// --version and --help answer without a display, as on a gateway node over SSH.
+bool onlyAsksForInformation(int argc, char* argv[]) {
+  for (int i = 1; i < argc; ++i) {
+    const QLatin1String word(argv[i]);
+    if (word == QLatin1String("--version") || word == QLatin1String("-v") || word == QLatin1String("--help") ||
+        word == QLatin1String("-h") || word == QLatin1String("--help-all")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The theme's icon where one is installed, else the one built in.
+QIcon applicationIcon() {
+  QIcon bundled;
+  for (int size : {16, 22, 24, 32, 48, 64, 128, 256}) {
+    bundled.addFile(QStringLiteral(":/icons/%1/spindle-gui.png").arg(size), QSize(size, size));
+  }
+  return QIcon::fromTheme(QStringLiteral("spindle-gui"), bundled);
+}
+
+}  // namespace
+
 int main(int argc, char* argv[]) {
+  Options options;
+  if (onlyAsksForInformation(argc, argv)) {
+    QCoreApplication application(argc, argv);
+    QCommandLineParser parser;
+    describe(application, parser, options);  // prints and exits
+    return 0;
+  }
   QCoreApplication::setAttribute(Qt::AA_EnableHighDpiScaling);
   QCoreApplication::setAttribute(Qt::AA_UseHighDpiPixmaps);
   QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
@@ -24,29 +79,15 @@ int main(int argc, char* argv[]) {
   QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
 #endif
   QApplication application(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("Spindle"));
-  QApplication::setApplicationName(QStringLiteral("spindle-gui"));
   QApplication::setApplicationDisplayName(QStringLiteral("Spindle"));
-  QApplication::setApplicationVersion(QStringLiteral(SPINDLE_VERSION));
   QApplication::setDesktopFileName(QStringLiteral("spindle-gui"));
-
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Design, submit and follow training jobs on Hadoop YARN"));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use the dark palette"));
-  const QCommandLineOption light(QStringLiteral("light"), QStringLiteral("Use the light palette"));
-  const QCommandLineOption language(QStringLiteral("language"), QStringLiteral("Language of the interface (en, de)"),
-                                    QStringLiteral("code"));
-  const QCommandLineOption job(QStringLiteral("job"), QStringLiteral("Open the job with this application id"),
-                               QStringLiteral("id"));
-  parser.addOptions({dark, light, language, job});
-  parser.addPositionalArgument(QStringLiteral("spec"), QStringLiteral("A job spec to open in the designer"),
-                               QStringLiteral("[spec]"));
-  parser.process(application);
+  describe(application, parser, options);
+  QApplication::setWindowIcon(applicationIcon());
 
-  installTranslations(application, parser.isSet(language) ? parser.value(language) : AppSettings::language());
-  const bool darkPalette = parser.isSet(dark) || (AppSettings::darkPalette() && !parser.isSet(light));
+  installTranslations(application,
+                      parser.isSet(options.language) ? parser.value(options.language) : AppSettings::language());
+  const bool darkPalette = parser.isSet(options.dark) || (AppSettings::darkPalette() && !parser.isSet(options.light));
   applyPalette(application, darkPalette);
 
   if (FirstRunDialog::isNeeded()) FirstRunDialog().exec();
@@ -62,10 +103,10 @@ int main(int argc, char* argv[]) {
     if (window.designer()->openFile(parser.positionalArguments().constFirst(), &error)) {
       window.showDesigner();
     } else {
-      window.statusBar()->showMessage(error, 15000);
+      window.showStatus(error, 15000);
     }
   }
-  if (parser.isSet(job)) window.openJob(parser.value(job));
+  if (parser.isSet(options.job)) window.openJob(parser.value(options.job));
   window.show();
   return application.exec();
 }

@@ -19,6 +19,7 @@
 #include "jobs/jobsummarywidget.h"
 #include "jobs/jobswidget.h"
 #include "settings/settingsdialog.h"
+#include "statusmessage.h"
 #include "submit/submitdialog.h"
 #include "theme.h"
 
@@ -46,6 +47,8 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
   // Shows what the cluster says (its addresses, core's sentences), not translatable text.
   clusterStatus_->setProperty("spindleDynamicText", true);
   specStatus_ = new QLabel;
+  statusMessage_ = new StatusMessage;
+  statusBar()->addWidget(statusMessage_, 1);
   statusBar()->addPermanentWidget(specStatus_);
   statusBar()->addPermanentWidget(clusterStatus_);
 
@@ -53,10 +56,8 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
 
   connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeJobTab);
   connect(jobs_, &JobsWidget::openJobRequested, this, &MainWindow::openJob);
-  connect(jobs_, &JobsWidget::statusMessage, this,
-          [this](const QString& text) { statusBar()->showMessage(text, 4000); });
-  connect(designer_, &JobDesignerWidget::statusMessage, this,
-          [this](const QString& text) { statusBar()->showMessage(text, 4000); });
+  connect(jobs_, &JobsWidget::statusMessage, this, [this](const QString& text) { showStatus(text, 4000); });
+  connect(designer_, &JobDesignerWidget::statusMessage, this, [this](const QString& text) { showStatus(text, 4000); });
   connect(designer_, &JobDesignerWidget::modifiedChanged, this, &MainWindow::updateTitle);
   connect(designer_, &JobDesignerWidget::filePathChanged, this, &MainWindow::updateTitle);
   connect(designer_, &JobDesignerWidget::validityChanged, this, [this](bool valid, int problems) {
@@ -71,12 +72,12 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
                                    .arg(info.maxMemoryMib)
                                    .arg(info.maxVcores)
                                    .arg(info.maxGpus));
-    statusBar()->showMessage(tr("Connected to %1").arg(info.resourceManager), 4000);
+    showStatus(tr("Connected to %1").arg(info.resourceManager), 4000);
   });
   connect(clusterLoader_, &ClusterInfoLoader::failed, this, [this](const QString& message) {
     clusterStatus_->setText(tr("No cluster"));
     clusterStatus_->setToolTip(message);
-    statusBar()->showMessage(message, 10000);
+    showStatus(message, 10000);
   });
 
   designer_->validateNow();
@@ -218,7 +219,7 @@ void MainWindow::submitDesignedJob() {
   designer_->validateNow();
   const auto spec = designer_->validSpec();
   if (!spec) {
-    statusBar()->showMessage(tr("The spec has problems; fix them before submitting (see Problems)."), 6000);
+    showStatus(tr("The spec has problems; fix them before submitting (see Problems)."), 6000);
     designer_->goToField(designer_->check().diagnostics.empty()
                              ? QString()
                              : QString::fromStdString(designer_->check().diagnostics.front().field));
@@ -265,6 +266,14 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   }
   AppSettings::setWindow(saveGeometry(), saveState());
   event->accept();
+}
+
+void MainWindow::showStatus(const QString& text, int timeoutMs) {
+  statusMessage_->showMessage(text, timeoutMs);
+}
+
+QString MainWindow::statusText() const {
+  return statusMessage_->message();
 }
 
 }  // namespace spindle::gui

@@ -12,6 +12,8 @@ class QTabWidget;
 
 namespace spindle::gui {
 
+class StatusMessage;
+
 class ClusterInfoLoader;
 class JobDesignerWidget;
 class JobPoller;
@@ -43,6 +45,10 @@ class MainWindow : public QMainWindow {
   const ClusterInfo& clusterInfo() const;
   ClusterInfoLoader* clusterLoader() const { return clusterLoader_; }
   QLabel* clusterStatus() const { return clusterStatus_; }
+  // A passing message in the status bar, elided beside the permanent fields.
+  void showStatus(const QString& text, int timeoutMs = 4000);
+  QString statusText() const;
+  StatusMessage* statusMessage() const { return statusMessage_; }
 
   void setSetup(const HadoopSetup& setup);
 
@@ -77,6 +83,7 @@ class MainWindow : public QMainWindow {
   JobDesignerWidget* designer_;
   ClusterInfoLoader* clusterLoader_;
   QLabel* clusterStatus_;
+  StatusMessage* statusMessage_ = nullptr;
   QLabel* specStatus_;
   QAction* darkAction_ = nullptr;
 };

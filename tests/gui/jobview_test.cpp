@@ -17,6 +17,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -39,6 +40,7 @@
 #include "mainwindow.h"
 #include "screenshot.h"
 #include "spindle/client/history_store.h"
+#include "statusmessage.h"
 #include "theme.h"
 
 using namespace spindle;
@@ -655,6 +657,36 @@ class JobViewTest : public QObject {
     QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.designer()));
   }
 
+  void statusBarElidesALongMessageBesideItsFields() {
+    const QString history = directory_.filePath(QStringLiteral("history.sqlite"));
+    MainWindow window(history);
+    window.resize(720, 480);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString sentence = QStringLiteral(
+        "HADOOP_CONF_DIR is not set and no configuration directory is chosen; open Settings and choose the "
+        "directory of the cluster's core-site.xml and yarn-site.xml, or use the local YARN");
+    window.clusterStatus()->setText(QStringLiteral("No cluster"));
+    window.showStatus(sentence, 0);
+    QCoreApplication::processEvents();
+    auto* message = window.statusMessage();
+    QCOMPARE(window.statusText(), sentence);
+    QCOMPARE(message->toolTip(), sentence);
+    // The message ends before the first permanent field starts, and is elided to fit.
+    const QRect messageRect = message->geometry();
+    for (auto* field : window.statusBar()->findChildren<QLabel*>()) {
+      if (field == message || !field->isVisible() || field->text().isEmpty()) continue;
+      QVERIFY2(messageRect.right() < field->geometry().left(),
+               qPrintable(QStringLiteral("the message overlaps \"%1\"").arg(field->text())));
+    }
+    QVERIFY(message->fontMetrics().horizontalAdvance(sentence) > message->contentsRect().width());
+    QVERIFY(window.clusterStatus()->isVisible());
+    QCOMPARE(window.clusterStatus()->text(), QStringLiteral("No cluster"));
+    // A timed message goes away by itself.
+    window.showStatus(QStringLiteral("Copied"), 50);
+    QTRY_COMPARE(window.statusText(), QString());
+  }
+
   void screenshots_data() {
     QTest::addColumn<bool>("dark");
     QTest::newRow("light") << false;
@@ -685,6 +717,7 @@ class JobViewTest : public QObject {
     snapshot.yarnState = QStringLiteral("RUNNING");
     snapshot.finalStatus = QStringLiteral("UNDEFINED");
     snapshot.trackingUrl = QStringLiteral("http://rm.example.com:8088/proxy/application_1795288567147_0042/");
+    snapshot.mlflowRunUrl = QStringLiteral("http://mlflow.example.com:5000/#/experiments/3/runs/4f2a");
     const qint64 start = QDateTime::currentMSecsSinceEpoch() - 120000;
     for (int second = 0; second <= 120; second += 2) {
       for (std::size_t i = 0; i < status.tasks.size(); ++i) {

@@ -447,7 +447,7 @@ void JobView::install(MainWindow& window, const QString& historyPath, TensorBoar
     auto* view = new JobView(applicationId, options);
     connect(view, &JobView::openJobRequested, target, &MainWindow::openJob);
     connect(view, &JobView::statusMessage, target,
-            [target](const QString& message) { target->statusBar()->showMessage(message, 5000); });
+            [target](const QString& message) { target->showStatus(message, 5000); });
     connect(view, &JobView::openSpecInDesignerRequested, target, [target](const QString& yaml) {
       SpecParseOptions parse;
       parse.check_files = false;
