@@ -523,7 +523,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::JobDesignerWidget</name>
     <message>
-        <location filename="../app/src/designer/jobdesignerwidget.cpp" line="+70"/>
+        <location filename="../app/src/designer/jobdesignerwidget.cpp" line="+71"/>
         <source>Pages of the job</source>
         <translation>Seiten des Jobs</translation>
     </message>
@@ -579,12 +579,32 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+1"/>
-        <location line="+240"/>
+        <location line="+257"/>
         <source>Pro&amp;blems</source>
         <translation>Pro&amp;bleme</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-254"/>
+        <source>Will it fit now</source>
+        <translation>Passt es jetzt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Check &amp;again</source>
+        <translation>&amp;Erneut prüfen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask the cluster for its nodes and queues again</source>
+        <translation>Den Cluster erneut nach seinen Knoten und Warteschlangen fragen</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>F&amp;it now</source>
+        <translation>Passt es jet&amp;zt</translation>
+    </message>
+    <message>
+        <location line="+73"/>
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>
     </message>
@@ -691,7 +711,32 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         </translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+9"/>
+        <source>Connect to a cluster to see whether the job fits now.</source>
+        <translation>Verbinden Sie sich mit einem Cluster, um zu sehen, ob der Job jetzt passt.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fix the spec&apos;s problems to see whether it fits.</source>
+        <translation>Beheben Sie die Probleme der Spezifikation, um zu sehen, ob sie passt.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Fits now, as of %1.</source>
+        <translation>Passt jetzt, Stand %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waits for room, as of %1.</source>
+        <translation>Wartet auf Platz, Stand %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never fits as it stands, as of %1.</source>
+        <translation>Passt so nie, Stand %1.</translation>
+    </message>
+    <message>
+        <location line="+127"/>
         <source>Remove task type</source>
         <translation>Task-Typ entfernen</translation>
     </message>
@@ -987,12 +1032,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Die Seite des Jobs im Webbrowser öffnen (seine Tracking-URL)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Open &amp;MLflow run</source>
         <translation>&amp;MLflow-Lauf öffnen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Open the job&apos;s run in MLflow&apos;s web UI</source>
         <translation>Den Lauf des Jobs in der Weboberfläche von MLflow öffnen</translation>
     </message>
@@ -1354,7 +1399,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+40"/>
+        <location filename="../app/src/mainwindow.cpp" line="+41"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1364,7 +1409,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Designer</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Spec valid</source>
         <translation>Spezifikation gültig</translation>
     </message>
@@ -1801,7 +1846,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>%1 kann nicht gelesen werden: %2; wählen Sie die Keytab-Datei, die `kadmin` oder Ihre Administration erstellt hat</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>give the http:// or https:// address of an MLflow tracking server (such as http://mlflow.example.com:5000), or leave it empty</source>
         <translation>geben Sie die http://- oder https://-Adresse eines MLflow-Tracking-Servers an (etwa http://mlflow.example.com:5000), oder lassen Sie das Feld leer</translation>
     </message>

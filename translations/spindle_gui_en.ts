@@ -523,7 +523,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobDesignerWidget</name>
     <message>
-        <location filename="../app/src/designer/jobdesignerwidget.cpp" line="+70"/>
+        <location filename="../app/src/designer/jobdesignerwidget.cpp" line="+71"/>
         <source>Pages of the job</source>
         <translation>Pages of the job</translation>
     </message>
@@ -579,12 +579,32 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+1"/>
-        <location line="+240"/>
+        <location line="+257"/>
         <source>Pro&amp;blems</source>
         <translation>Pro&amp;blems</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-254"/>
+        <source>Will it fit now</source>
+        <translation>Will it fit now</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Check &amp;again</source>
+        <translation>Check &amp;again</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask the cluster for its nodes and queues again</source>
+        <translation>Ask the cluster for its nodes and queues again</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>F&amp;it now</source>
+        <translation>F&amp;it now</translation>
+    </message>
+    <message>
+        <location line="+73"/>
         <source>Opened %1</source>
         <translation>Opened %1</translation>
     </message>
@@ -691,7 +711,32 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+9"/>
+        <source>Connect to a cluster to see whether the job fits now.</source>
+        <translation>Connect to a cluster to see whether the job fits now.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fix the spec&apos;s problems to see whether it fits.</source>
+        <translation>Fix the spec&apos;s problems to see whether it fits.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Fits now, as of %1.</source>
+        <translation>Fits now, as of %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waits for room, as of %1.</source>
+        <translation>Waits for room, as of %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never fits as it stands, as of %1.</source>
+        <translation>Never fits as it stands, as of %1.</translation>
+    </message>
+    <message>
+        <location line="+127"/>
         <source>Remove task type</source>
         <translation>Remove task type</translation>
     </message>
@@ -987,12 +1032,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Open the job&apos;s page in the web browser (its tracking URL)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Open &amp;MLflow run</source>
         <translation>Open &amp;MLflow run</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Open the job&apos;s run in MLflow&apos;s web UI</source>
         <translation>Open the job&apos;s run in MLflow&apos;s web UI</translation>
     </message>
@@ -1354,7 +1399,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+40"/>
+        <location filename="../app/src/mainwindow.cpp" line="+41"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1364,7 +1409,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Designer</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Spec valid</source>
         <translation>Spec valid</translation>
     </message>
@@ -1801,7 +1846,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>%1 cannot be read: %2; choose the keytab file `kadmin` or your administrator gave you</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>give the http:// or https:// address of an MLflow tracking server (such as http://mlflow.example.com:5000), or leave it empty</source>
         <translation>give the http:// or https:// address of an MLflow tracking server (such as http://mlflow.example.com:5000), or leave it empty</translation>
     </message>

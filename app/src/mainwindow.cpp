@@ -59,6 +59,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
   connect(jobs_, &JobsWidget::statusMessage, this, [this](const QString& text) { showStatus(text, 4000); });
   connect(designer_, &JobDesignerWidget::statusMessage, this, [this](const QString& text) { showStatus(text, 4000); });
   connect(designer_, &JobDesignerWidget::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(designer_, &JobDesignerWidget::clusterRefreshRequested, this, [this] { clusterLoader_->load(setup_); });
   connect(designer_, &JobDesignerWidget::filePathChanged, this, &MainWindow::updateTitle);
   connect(designer_, &JobDesignerWidget::validityChanged, this, [this](bool valid, int problems) {
     specStatus_->setText(valid ? tr("Spec valid") : tr("Spec: %n problem(s)", nullptr, problems));

@@ -6,7 +6,10 @@
 
 #include "cli/exit_codes.h"
 #include "cli/spec_source.h"
+#include "spindle/client/submit.h"
+#include "spindle/client/will_it_fit.h"
 #include "spindle/core/spec_writer.h"
+#include "spindle/yarn/application_client.h"
 
 namespace spindle::cli {
 namespace {
@@ -14,7 +17,46 @@ namespace {
 struct ValidateOptions {
   SpecSource source;
   bool json = false;
+  bool cluster = false;
 };
+
+// Whether the job fits the cluster of HADOOP_CONF_DIR now: its lines, and
+// the exit code (2 when some task type can never fit as the spec stands).
+int check_fit(const JobSpec& spec, bool json, nlohmann::ordered_json& out) {
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) {
+    std::cerr << configuration.error().message << '\n';
+    return exit_bad_input;
+  }
+  yarn::ApplicationClient client(yarn::ApplicationClient::options_for(client::with_login(*configuration, spec)));
+  auto state = client::read_cluster_state(client);
+  if (!state) {
+    std::cerr << "spindle validate: the spec is valid, but the cluster could not be asked whether it fits: "
+              << state.error().message << '\n';
+    return exit_cluster_unreachable;
+  }
+  const auto fit = client::will_it_fit(spec, *state);
+  if (json) {
+    nlohmann::ordered_json types = nlohmann::ordered_json::array();
+    for (const auto& type : fit.types) {
+      types.push_back({{"type", type.type},
+                       {"verdict", std::string(client::to_string(type.verdict))},
+                       {"instances", type.instances},
+                       {"placeable_now", type.placeable_now},
+                       {"sentence", type.sentence}});
+    }
+    out["fit"] = {{"fits_now", fit.fits_now()}, {"types", types}, {"warnings", fit.warnings}};
+  } else {
+    std::cout << "# "
+              << (fit.fits_now()       ? "fits now"
+                  : fit.can_ever_fit() ? "waits"
+                                       : "never fits as it stands")
+              << '\n';
+    for (const auto& warning : fit.warnings) std::cout << "# warning: " << warning << '\n';
+    for (const auto& type : fit.types) std::cout << "# " << type.sentence << '\n';
+  }
+  return fit.can_ever_fit() ? exit_done : exit_bad_input;
+}
 
 int run_validate(const ValidateOptions& options) {
   auto spec = options.source.load(/*check_files=*/true);
@@ -22,14 +64,14 @@ int run_validate(const ValidateOptions& options) {
     print_diagnostics(spec.error(), options.json);
     return exit_bad_input;
   }
+  nlohmann::ordered_json out{{"valid", true}, {"spec", to_json(*spec)}};
+  if (!options.json) std::cout << to_yaml(*spec);
+  int code = exit_done;
+  if (options.cluster) code = check_fit(*spec, options.json, out);
   if (options.json) {
-    std::cout << nlohmann::ordered_json{{"valid", true}, {"spec", to_json(*spec)}}.dump(
-                     2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-              << '\n';
-  } else {
-    std::cout << to_yaml(*spec);
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
   }
-  return exit_done;
+  return code;
 }
 
 }  // namespace
@@ -39,6 +81,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("validate", "Check a job spec and print it normalized (memory in MiB)");
   options->source.add_options(*command);
   command->add_flag("--json", options->json, "Print {\"valid\": ..., \"spec\"|\"errors\": ...} as JSON");
+  command->add_flag("--cluster", options->cluster,
+                    "Also say, per task type, whether the cluster of HADOOP_CONF_DIR has room for it now, will "
+                    "have once running work ends, or never can");
   command->callback([options, &exit_code] { exit_code = run_validate(*options); });
 }
 

@@ -4,11 +4,14 @@
 // viewer follows the chief, and the charts show the job's loss from its
 // event files and its containers' memory.
 #include <QAction>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "cluster/clusterinfoloader.h"
+#include "designer/jobdesignerwidget.h"
 #include "gui_test_main.h"
 #include "jobview/containertablemodel.h"
 #include "jobview/jobview.h"
@@ -36,6 +39,62 @@ class JobViewYarnTest : public QObject {
     QFile::setPermissions(directory_.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
                                                  QFileDevice::ReadGroup | QFileDevice::ExeGroup |
                                                  QFileDevice::ReadOther | QFileDevice::ExeOther);
+  }
+
+  // The designer's "Fit now" tab on the real cluster: a job asking for a GPU
+  // fits; once a job the app submitted holds both GPUs of the gpu node, it
+  // waits, and the tab says how many are free, as `spindle validate --cluster`
+  // does.
+  void designerSaysAJobWaitsWhileTheGpusAreTaken() {
+    JobDesignerWidget designer;
+    ClusterInfoLoader loader;
+    QSignalSpy loaded(&loader, &ClusterInfoLoader::loaded);
+    connect(&loader, &ClusterInfoLoader::loaded, &designer, &JobDesignerWidget::setClusterInfo);
+    connect(&designer, &JobDesignerWidget::clusterRefreshRequested, &loader, [&] { loader.load(setup_); });
+    auto wanted = parse_job_spec(
+        "name: wants-a-gpu\nqueue: ml-gpu\ntasks: {worker: {memory: 256 MiB, gpus: 1, node_label: gpu, command: "
+        "'true'}}\n",
+        {});
+    QVERIFY(wanted);
+    designer.loadSpec(*wanted);
+    loader.load(setup_);
+    QVERIFY(loaded.wait(60000));
+    designer.validateNow();
+    QVERIFY2(designer.fitLines().contains(
+                 QStringLiteral("worker: fits now (1 container of 256 MiB, 1 vcore, 1 GPU on label gpu)")),
+             qPrintable(designer.fitLines().join(QLatin1Char('\n'))));
+
+    auto holder = parse_job_spec(
+        "name: holds-the-gpus\nqueue: ml-gpu\ntasks: {worker: {memory: 256 MiB, gpus: 2, node_label: gpu, "
+        "command: 'sleep 600'}}\n",
+        {});
+    QVERIFY(holder);
+    QString id;
+    submitThroughTheApp(*holder, setup_, &id);
+    if (QTest::currentTestFailed()) return;
+    const QString waits = QStringLiteral(
+        "worker: waits: 0 of 1 container fit now; label gpu has 0 of its 2 GPUs free (2 in use), and each worker "
+        "container needs 1");
+    bool seen = false;
+    for (int round = 0; round < 60 && !seen; ++round) {
+      emit designer.clusterRefreshRequested();
+      QVERIFY(loaded.wait(60000));
+      designer.validateNow();
+      seen = designer.fitLines().contains(waits);
+      if (!seen) QTest::qWait(1000);
+    }
+    const QStringList lines = designer.fitLines();
+    QProcess kill;
+    kill.start(QStringLiteral(SPINDLE_CLI_PATH), {QStringLiteral("kill"), id});
+    QVERIFY(kill.waitForFinished(120000));
+    QVERIFY2(seen, qPrintable(lines.join(QLatin1Char('\n'))));
+    designer.resize(1280, 800);
+    designer.show();
+    auto* tabs = designer.findChildren<QTabWidget*>().constLast();
+    for (int index = 0; index < tabs->count(); ++index) {
+      if (tabs->tabText(index).contains(QLatin1String("it now"))) tabs->setCurrentIndex(index);
+    }
+    saveScreenshot(&designer, QStringLiteral("designer-fit-waits"));
   }
 
   void realJobInTheJobView() {

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "spindle/client/will_it_fit.h"
 #include "spindle/yarn/cluster_types.h"
 
 namespace spindle::gui {
@@ -20,6 +21,8 @@ struct ClusterInfo {
   int maxVcores = 0;
   int maxGpus = 0;  // the most yarn.io/gpu one node has
   int activeNodes = 0;
+  client::ClusterState state;  // nodes and queues as they were when loaded, for "will it fit now"
+  qint64 loadedMs = 0;         // when that was
 
   // Whether `queue` may run containers on nodes with `label`; true for a queue it does not know.
   bool queueReachesLabel(const QString& queue, const QString& label) const;

@@ -1,5 +1,7 @@
 #include "cluster/clusterinfoloader.h"
 
+#include <QDateTime>
+
 #include <QtConcurrent>
 #include <algorithm>
 #include <cstdint>
@@ -59,11 +61,14 @@ ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
     return outcome;
   }
   collectLeafQueues(*root, outcome.info.queues, outcome.info.queueLabels);
+  outcome.info.state.root = *root;
   auto nodes = client.nodes();
   if (!nodes) {
     outcome.error = setup.explain(nodes.error());
     return outcome;
   }
+  outcome.info.state.nodes = *nodes;
+  outcome.info.loadedMs = QDateTime::currentMSecsSinceEpoch();
   QStringList labels;
   for (const auto& node : *nodes) {
     if (node.state == "RUNNING") ++outcome.info.activeNodes;

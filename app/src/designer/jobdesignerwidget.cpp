@@ -1,6 +1,7 @@
 #include "designer/jobdesignerwidget.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -119,6 +120,23 @@ JobDesignerWidget::JobDesignerWidget(QWidget* parent) : QWidget(parent) {
   side_->addTab(yamlPage, tr("&YAML"));
   side_->addTab(environment_, tr("E&nvironment"));
   side_->addTab(problems_, tr("Pro&blems"));
+  fit_ = new QListWidget;
+  fit_->setWordWrap(true);
+  fit_->setAccessibleName(tr("Will it fit now"));
+  fit_->setProperty("spindleDynamicText", true);  // core's sentences
+  fitState_ = new QLabel;
+  fitState_->setWordWrap(true);
+  auto* checkAgain = new QPushButton(tr("Check &again"));
+  checkAgain->setToolTip(tr("Ask the cluster for its nodes and queues again"));
+  connect(checkAgain, &QPushButton::clicked, this, &JobDesignerWidget::clusterRefreshRequested);
+  auto* fitPage = new QWidget;
+  auto* fitLayout = new QVBoxLayout(fitPage);
+  auto* fitHeader = new QHBoxLayout;
+  fitHeader->addWidget(fitState_, 1);
+  fitHeader->addWidget(checkAgain);
+  fitLayout->addLayout(fitHeader);
+  fitLayout->addWidget(fit_, 1);
+  side_->addTab(fitPage, tr("F&it now"));
 
   auto* splitter = new QSplitter(Qt::Horizontal);
   splitter->addWidget(left);
@@ -370,7 +388,43 @@ void JobDesignerWidget::showCheck() {
     item->setIcon(count ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());
     item->setToolTip(count ? tr("%n problem(s) on this page", nullptr, count) : QString());
   }
+  showFit();
   emit validityChanged(check_.valid(), problems);
+}
+
+void JobDesignerWidget::showFit() {
+  fit_->clear();
+  if (!cluster_.known) {
+    fitState_->setText(tr("Connect to a cluster to see whether the job fits now."));
+    return;
+  }
+  if (!check_.spec) {
+    fitState_->setText(tr("Fix the spec's problems to see whether it fits."));
+    return;
+  }
+  const auto fit = client::will_it_fit(*check_.spec, cluster_.state);
+  const QString when = QDateTime::fromMSecsSinceEpoch(cluster_.loadedMs).toString(QStringLiteral("HH:mm:ss"));
+  fitState_->setText(fit.fits_now()       ? tr("Fits now, as of %1.").arg(when)
+                     : fit.can_ever_fit() ? tr("Waits for room, as of %1.").arg(when)
+                                          : tr("Never fits as it stands, as of %1.").arg(when));
+  for (const auto& warning : fit.warnings) {
+    auto* item = new QListWidgetItem(qs(warning), fit_);
+    item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxInformation));
+  }
+  for (const auto& type : fit.types) {
+    auto* item = new QListWidgetItem(qs(type.sentence), fit_);
+    item->setData(typeRole, type.type == "application master" ? QString() : qs(type.type));
+    const auto icon = type.verdict == client::TaskTypeFit::Verdict::fits_now ? QStyle::SP_DialogApplyButton
+                      : type.verdict == client::TaskTypeFit::Verdict::waits  ? QStyle::SP_MessageBoxInformation
+                                                                             : QStyle::SP_MessageBoxCritical;
+    item->setIcon(style()->standardIcon(icon));
+  }
+}
+
+QStringList JobDesignerWidget::fitLines() const {
+  QStringList lines;
+  for (int row = 0; row < fit_->count(); ++row) lines << fit_->item(row)->text();
+  return lines;
 }
 
 std::optional<JobSpec> JobDesignerWidget::validSpec() const {

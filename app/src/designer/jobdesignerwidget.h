@@ -62,6 +62,8 @@ class JobDesignerWidget : public QWidget {
   // Where the Application page asks whether the cluster holds the python_env.
   void setHadoopSetup(const HadoopSetup& setup);
   const ClusterInfo& clusterInfo() const { return cluster_; }
+  // The fit tab's lines, as shown ("worker: fits now (...)"), warnings first.
+  QStringList fitLines() const;
 
   QStringList taskTypes() const;
   TaskTypePage* taskPage(const QString& type) const;
@@ -84,11 +86,14 @@ class JobDesignerWidget : public QWidget {
   void validityChanged(bool valid, int problems);
   void filePathChanged(const QString& path);
   void statusMessage(const QString& message);
+  // The fit tab asks for the cluster's state anew.
+  void clusterRefreshRequested();
 
  private:
   nlohmann::ordered_json document() const;
   void scheduleValidation();
   void showCheck();
+  void showFit();
   void setFilePath(const QString& path);
   void markSaved();
   void clearTaskPages();
@@ -109,6 +114,8 @@ class JobDesignerWidget : public QWidget {
   QLabel* yamlState_;
   EnvironmentPreview* environment_;
   QListWidget* problems_;
+  QListWidget* fit_;
+  QLabel* fitState_;
   QTimer* validationTimer_;
 
   ClusterInfo cluster_;
