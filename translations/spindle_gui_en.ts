@@ -370,6 +370,145 @@
     </message>
 </context>
 <context>
+    <name>spindle::gui::ClusterView</name>
+    <message>
+        <location filename="../app/src/cluster/clusterview.cpp" line="+69"/>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Refresh</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Queue</source>
+        <translation>Queue</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+14"/>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Capacity</source>
+        <translation>Capacity</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Used</source>
+        <translation>Used</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Maximum</source>
+        <translation>Maximum</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+14"/>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>Queues</source>
+        <translation>Queues</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label</source>
+        <translation>Label</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+19"/>
+        <source>Nodes</source>
+        <translation>Nodes</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>GPUs used</source>
+        <translation>GPUs used</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Memory used (MiB)</source>
+        <translation>Memory used (MiB)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Node labels</source>
+        <translation>Node labels</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Node</source>
+        <translation>Node</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Containers</source>
+        <translation>Containers</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Memory (MiB)</source>
+        <translation>Memory (MiB)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Vcores</source>
+        <translation>Vcores</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Health</source>
+        <translation>Health</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Filter nodes by name, state, label or health</source>
+        <translation>Filter nodes by name, state, label or health</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Filter:</source>
+        <translation>&amp;Filter:</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Not asked yet.</source>
+        <translation>Not asked yet.</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>The cluster did not answer: %1</source>
+        <translation>The cluster did not answer: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last heard from the cluster at %1; it does not answer now: %2</source>
+        <translation>Last heard from the cluster at %1; it does not answer now: %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>%n node(s), as of %1</source>
+        <translation>
+            <numerusform>%n node, as of %1</numerusform>
+            <numerusform>%n nodes, as of %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>(no label)</source>
+        <translation>(no label)</translation>
+    </message>
+</context>
+<context>
     <name>spindle::gui::ContainerTableModel</name>
     <message>
         <location filename="../app/src/jobview/containertablemodel.cpp" line="+90"/>
@@ -1399,7 +1538,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+41"/>
+        <location filename="../app/src/mainwindow.cpp" line="+42"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1407,6 +1546,11 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <location line="+1"/>
         <source>Designer</source>
         <translation>Designer</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -1534,6 +1678,11 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+2"/>
+        <source>C&amp;luster</source>
+        <translation>C&amp;luster</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Find job</source>
         <translation>&amp;Find job</translation>
     </message>
@@ -1578,7 +1727,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Distributed TensorFlow, PyTorch or any command on Hadoop YARN: design a job, submit it, and follow it.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+72"/>
         <source>The spec has problems; fix them before submitting (see Problems).</source>
         <translation>The spec has problems; fix them before submitting (see Problems).</translation>
     </message>

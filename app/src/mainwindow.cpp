@@ -13,6 +13,7 @@
 
 #include "appsettings.h"
 #include "cluster/clusterinfoloader.h"
+#include "cluster/clusterview.h"
 #include "designer/jobdesignerwidget.h"
 #include "jobs/jobpoller.h"
 #include "jobs/jobsmodel.h"
@@ -40,7 +41,10 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
   tabs_->setMovable(false);
   tabs_->addTab(jobs_, tr("Jobs"));
   tabs_->addTab(designer_, tr("Designer"));
-  for (int index = 0; index < 2; ++index) tabs_->tabBar()->setTabButton(index, QTabBar::RightSide, nullptr);
+  clusterView_ = new ClusterView;
+  clusterView_->setSetup(setup_);
+  tabs_->addTab(clusterView_, tr("Cluster"));
+  for (int index = 0; index < fixedTabs; ++index) tabs_->tabBar()->setTabButton(index, QTabBar::RightSide, nullptr);
   setCentralWidget(tabs_);
 
   clusterStatus_ = new QLabel;
@@ -132,6 +136,8 @@ void MainWindow::createActions() {
   showJobsAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
   QAction* showDesignerAction = view->addAction(tr("&Designer"), this, &MainWindow::showDesigner);
   showDesignerAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
+  QAction* showClusterAction = view->addAction(tr("C&luster"), this, &MainWindow::showCluster);
+  showClusterAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+3")));
   QAction* find = view->addAction(tr("&Find job"), this, [this] {
     showJobs();
     jobs_->focusSearch();
@@ -169,6 +175,7 @@ void MainWindow::setSetup(const HadoopSetup& setup) {
   setup_ = setup;
   poller_->setSetup(setup);
   designer_->setHadoopSetup(setup);
+  clusterView_->setSetup(setup);
   reloadCluster();
 }
 
@@ -177,7 +184,7 @@ void MainWindow::setJobViewFactory(JobViewFactory factory) {
 }
 
 QWidget* MainWindow::jobTab(const QString& applicationId) const {
-  for (int index = 2; index < tabs_->count(); ++index) {
+  for (int index = fixedTabs; index < tabs_->count(); ++index) {
     if (tabs_->widget(index)->property("applicationId").toString() == applicationId) return tabs_->widget(index);
   }
   return nullptr;
@@ -200,7 +207,7 @@ void MainWindow::openJob(const QString& applicationId) {
 }
 
 void MainWindow::closeJobTab(int index) {
-  if (index < 2 || index >= tabs_->count()) return;
+  if (index < fixedTabs || index >= tabs_->count()) return;
   QWidget* view = tabs_->widget(index);
   tabs_->removeTab(index);
   view->deleteLater();
@@ -213,6 +220,10 @@ void MainWindow::showJobs() {
 
 void MainWindow::showDesigner() {
   tabs_->setCurrentWidget(designer_);
+}
+
+void MainWindow::showCluster() {
+  tabs_->setCurrentWidget(clusterView_);
 }
 
 void MainWindow::submitDesignedJob() {

@@ -12,6 +12,7 @@ class QTabWidget;
 
 namespace spindle::gui {
 
+class ClusterView;
 class StatusMessage;
 
 class ClusterInfoLoader;
@@ -37,6 +38,9 @@ class MainWindow : public QMainWindow {
 
   JobDesignerWidget* designer() const { return designer_; }
   JobsWidget* jobsWidget() const { return jobs_; }
+  ClusterView* clusterView() const { return clusterView_; }
+  // Jobs, Designer and Cluster; job tabs come after them.
+  static constexpr int fixedTabs = 3;
   JobsModel* jobsModel() const { return jobsModel_; }
   QTabWidget* tabs() const { return tabs_; }
   // The tab of an opened job, or nullptr.
@@ -56,6 +60,7 @@ class MainWindow : public QMainWindow {
   void openJob(const QString& applicationId);
   void showJobs();
   void showDesigner();
+  void showCluster();
   void submitDesignedJob();
   void reloadCluster();
   void openSettings();
@@ -81,6 +86,7 @@ class MainWindow : public QMainWindow {
   JobsWidget* jobs_;
   JobPoller* poller_;
   JobDesignerWidget* designer_;
+  ClusterView* clusterView_;
   ClusterInfoLoader* clusterLoader_;
   QLabel* clusterStatus_;
   StatusMessage* statusMessage_ = nullptr;

@@ -167,7 +167,7 @@ class JobsTest : public QObject {
     QCOMPARE(summary->eventCount(), 2);
     // Opening it again shows the same tab.
     window.openJob(QStringLiteral("application_1700000000000_0003"));
-    QCOMPARE(window.tabs()->count(), 3);
+    QCOMPARE(window.tabs()->count(), MainWindow::fixedTabs + 1);
 
     // A job view from elsewhere replaces the summary once a factory is set.
     window.setJobViewFactory([](const QString& id) {
@@ -178,7 +178,7 @@ class JobsTest : public QObject {
     window.openJob(QStringLiteral("application_1700000000000_0001"));
     QCOMPARE(window.jobTab(QStringLiteral("application_1700000000000_0001"))->objectName(),
              QStringLiteral("view-application_1700000000000_0001"));
-    QCOMPARE(window.tabs()->count(), 4);
+    QCOMPARE(window.tabs()->count(), MainWindow::fixedTabs + 2);
   }
 
  private:

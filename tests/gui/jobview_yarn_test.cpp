@@ -4,6 +4,21 @@
 // viewer follows the chief, and the charts show the job's loss from its
 // event files and its containers' memory.
 #include <QAction>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QStandardItemModel>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
+#include <functional>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -11,6 +26,7 @@
 #include <QtTest>
 
 #include "cluster/clusterinfoloader.h"
+#include "cluster/clusterview.h"
 #include "designer/jobdesignerwidget.h"
 #include "gui_test_main.h"
 #include "jobview/containertablemodel.h"
@@ -28,6 +44,34 @@
 using namespace spindle;
 using namespace spindle::gui;
 
+namespace {
+
+// A port on loopback where connections are taken into the backlog and never
+// answered; close() makes them refused.
+struct SilentListener {
+  int fd = -1;
+  quint16 port = 0;
+  SilentListener() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), length) != 0 || ::listen(fd, 64) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      return;
+    }
+    port = ntohs(address.sin_port);
+  }
+  void close() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  ~SilentListener() { close(); }
+};
+
+}  // namespace
+
 class JobViewYarnTest : public QObject {
   Q_OBJECT
 
@@ -39,6 +83,147 @@ class JobViewYarnTest : public QObject {
     QFile::setPermissions(directory_.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
                                                  QFileDevice::ReadGroup | QFileDevice::ExeGroup |
                                                  QFileDevice::ReadOther | QFileDevice::ExeOther);
+  }
+
+  // The Cluster tab shows what `spindle cluster nodes|queues|labels --json`
+  // say, also while a job holds the GPUs; when the cluster stops answering
+  // it keeps the last answer, says when it was heard, and the event loop
+  // never stalls meanwhile.
+  void clusterViewShowsWhatTheCliSays() {
+    ClusterView view;
+    QSignalSpy refreshed(&view, &ClusterView::refreshed);
+    view.setSetup(setup_);
+    view.setIntervalMs(600000);  // the test asks itself
+    view.resize(1280, 800);
+    view.show();
+    QVERIFY(refreshed.wait(60000));
+    QCOMPARE(refreshed.takeFirst().front().toBool(), true);
+
+    const auto cli = [](const QStringList& arguments) {
+      QProcess process;
+      process.start(QStringLiteral(SPINDLE_CLI_PATH), arguments);
+      process.waitForFinished(120000);
+      return QJsonDocument::fromJson(process.readAllStandardOutput());
+    };
+    // Node id -> "containers gpus-used/gpus memory-used/memory", as each side says it.
+    const auto fromCli = [&] {
+      QMap<QString, QString> nodes;
+      for (const auto& value :
+           cli({QStringLiteral("cluster"), QStringLiteral("nodes"), QStringLiteral("--json")}).array()) {
+        const QJsonObject node = value.toObject();
+        const QJsonObject used = node[QStringLiteral("used")].toObject();
+        const QJsonObject capability = node[QStringLiteral("capability")].toObject();
+        nodes[node[QStringLiteral("id")].toString()] = QStringLiteral("%1 %2 / %3 %4 / %5")
+                                                           .arg(node[QStringLiteral("containers")].toInt())
+                                                           .arg(used[QStringLiteral("yarn.io/gpu")].toInt())
+                                                           .arg(capability[QStringLiteral("yarn.io/gpu")].toInt())
+                                                           .arg(used[QStringLiteral("memory_mib")].toInt())
+                                                           .arg(capability[QStringLiteral("memory_mib")].toInt());
+      }
+      return nodes;
+    };
+    const auto fromView = [&] {
+      QMap<QString, QString> nodes;
+      auto* model = view.nodesModel();
+      for (int row = 0; row < model->rowCount(); ++row) {
+        nodes[model->item(row, 0)->text()] = model->item(row, 3)->text() + QLatin1Char(' ') +
+                                             model->item(row, 6)->text() + QLatin1Char(' ') +
+                                             model->item(row, 4)->text();
+      }
+      return nodes;
+    };
+    QCOMPARE(fromView(), fromCli());
+
+    // Queues: the same tree, leaf by leaf.
+    QStringList cliQueues;
+    std::function<void(const QJsonObject&)> walk = [&](const QJsonObject& queue) {
+      cliQueues << queue[QStringLiteral("name")].toString();
+      for (const auto& child : queue[QStringLiteral("children")].toArray()) walk(child.toObject());
+    };
+    walk(cli({QStringLiteral("cluster"), QStringLiteral("queues"), QStringLiteral("--json")}).object());
+    QStringList viewQueues;
+    for (QTreeWidgetItemIterator it(view.queues()); *it; ++it) viewQueues << (*it)->text(0);
+    cliQueues.sort();
+    viewQueues.sort();
+    QCOMPARE(viewQueues, cliQueues);
+    // Labels: every label the CLI lists, with its number of nodes.
+    for (const auto& value :
+         cli({QStringLiteral("cluster"), QStringLiteral("labels"), QStringLiteral("--json")}).array()) {
+      const QJsonObject label = value.toObject();
+      const auto found = view.labelsModel()->findItems(label[QStringLiteral("name")].toString());
+      QCOMPARE(found.size(), 1);
+      QCOMPARE(view.labelsModel()->item(found.front()->row(), 1)->text().toInt(),
+               label[QStringLiteral("nodes")].toArray().size());
+    }
+
+    // A job takes both GPUs: the GPUs used change in the view as in the CLI.
+    auto holder = parse_job_spec(
+        "name: holds-the-gpus\nqueue: ml-gpu\ntasks: {worker: {memory: 256 MiB, gpus: 2, node_label: gpu, "
+        "command: 'sleep 600'}}\n",
+        {});
+    QVERIFY(holder);
+    QString id;
+    submitThroughTheApp(*holder, setup_, &id);
+    if (QTest::currentTestFailed()) return;
+    bool taken = false;
+    for (int round = 0; round < 60 && !taken; ++round) {
+      view.refresh();
+      QVERIFY(refreshed.wait(60000));
+      taken = fromView().values().join(QLatin1Char(' ')).contains(QLatin1String(" 2 / 2 "));
+      if (!taken) QTest::qWait(1000);
+    }
+    const auto viewed = fromView();
+    const auto said = fromCli();
+    QProcess kill;
+    kill.start(QStringLiteral(SPINDLE_CLI_PATH), {QStringLiteral("kill"), id});
+    QVERIFY(kill.waitForFinished(120000));
+    QVERIFY2(taken, qPrintable(QStringList(viewed.values()).join(QLatin1Char('\n'))));
+    QCOMPARE(viewed, said);
+    saveScreenshot(&view, QStringLiteral("cluster-view"));
+
+    // The cluster goes away: a ResourceManager address where a socket accepts and never answers.
+    SilentListener silent;
+    QVERIFY(silent.port != 0);
+    const QString deadConf = directory_.filePath(QStringLiteral("dead-conf"));
+    QDir().mkpath(deadConf);
+    for (const QString& name : QDir(setup_.directory).entryList(QDir::Files)) {
+      QFile::copy(QDir(setup_.directory).filePath(name), QDir(deadConf).filePath(name));
+    }
+    QFile yarnSite(QDir(deadConf).filePath(QStringLiteral("yarn-site.xml")));
+    QVERIFY(yarnSite.open(QIODevice::ReadOnly));
+    QString xml = QString::fromUtf8(yarnSite.readAll());
+    yarnSite.close();
+    xml.replace(
+        QRegularExpression(QStringLiteral("(<name>yarn\\.resourcemanager\\.address</name>\\s*<value>)[^<]*(</value>)")),
+        QStringLiteral("\\1127.0.0.1:%1\\2").arg(silent.port));
+    QVERIFY(yarnSite.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    yarnSite.write(xml.toUtf8());
+    yarnSite.close();
+    const QString lastAnswer = view.heard()->text();
+    view.setSetup(HadoopSetup{deadConf});  // asks at once, since it is visible
+    // An event-loop watchdog: the longest gap between 10 ms ticks while the view asks.
+    qint64 longest = 0;
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = 0;
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+      longest = std::max(longest, clock.elapsed() - last);
+      last = clock.elapsed();
+    });
+    tick.start(10);
+    QTest::qWait(3000);
+    tick.stop();
+    QVERIFY2(longest < 100, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(longest)));
+    QVERIFY(view.isAsking());
+    QCOMPARE(view.heard()->text(), lastAnswer);  // the last answer stays while it waits
+    QVERIFY(view.nodesModel()->rowCount() > 0);
+    silent.close();  // now refused: the asking fails and says so
+    QVERIFY(refreshed.wait(300000));
+    QCOMPARE(refreshed.takeLast().front().toBool(), false);
+    QVERIFY2(view.heard()->text().startsWith(QLatin1String("Last heard from the cluster at ")),
+             qPrintable(view.heard()->text()));
+    QVERIFY(view.nodesModel()->rowCount() > 0);
   }
 
   // The designer's "Fit now" tab on the real cluster: a job asking for a GPU
