@@ -25,6 +25,7 @@
 #include <QToolBar>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
 #include <QtTest>
 #include <cmath>
 #include <mutex>
@@ -34,6 +35,7 @@
 #include "jobview/containertablemodel.h"
 #include "jobview/jobview.h"
 #include "jobview/logviewer.h"
+#include "jobview/niceaxis.h"
 #include "jobview/scalarchartview.h"
 #include "jobview/scalarfeed.h"
 #include "jobview/usagechartview.h"
@@ -655,6 +657,46 @@ class JobViewTest : public QObject {
     QTRY_VERIFY(!view->specYaml().isEmpty());
     emit view->openSpecInDesignerRequested(view->specYaml());
     QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.designer()));
+  }
+
+  void chartAxesAreRoundAndPointsSayWhatTheyAre() {
+    // The bare rule: 1, 2 or 5 times a power of ten, both ends on a tick.
+    const NiceAxis loss = niceAxis(0.0177, 0.79, 6);
+    QCOMPARE(loss.step, 0.2);
+    QCOMPARE(loss.low, 0.0);
+    QCOMPARE(loss.high, 0.8);
+    QCOMPARE(loss.labelFormat(), QStringLiteral("%.1f"));
+    const NiceAxis steps = niceAxis(10, 300, 8);
+    QCOMPARE(steps.step, 50.0);
+    QCOMPARE(steps.low, 0.0);
+    QCOMPARE(steps.high, 300.0);
+    QCOMPARE(steps.labelFormat(), QStringLiteral("%.0f"));
+    const NiceAxis flat = niceAxis(5, 5, 6);
+    QVERIFY(flat.low < 5 && flat.high > 5);
+    const NiceAxis small = niceAxis(0.00012, 0.00047, 6);
+    QCOMPARE(small.step, 0.0001);
+    QCOMPARE(small.labelFormat(), QStringLiteral("%.4f"));
+
+    // The chart uses it for the training loss, and a point's tooltip names it.
+    ScalarChartView chart;
+    chart.resize(800, 500);
+    chart.show();
+    QVector<QPointF> points;
+    for (int step = 10; step <= 300; step += 10) points.append(QPointF(step, 0.79 * std::exp(-step / 40.0) + 0.0177));
+    chart.appendPoints(QStringLiteral("loss"), QStringLiteral("train"), points);
+    chart.flush();
+    auto axes = chart.chart()->axes(Qt::Vertical);
+    QCOMPARE(axes.size(), 1);
+    auto* y = qobject_cast<QtCharts::QValueAxis*>(axes.front());
+    QVERIFY(y);
+    QCOMPARE(y->tickType(), QtCharts::QValueAxis::TicksDynamic);
+    const double ticks = (y->max() - y->min()) / y->tickInterval();
+    QVERIFY2(std::abs(ticks - std::round(ticks)) < 1e-9, qPrintable(QString::number(ticks)));
+    const double mantissa = y->tickInterval() / std::pow(10.0, std::floor(std::log10(y->tickInterval())));
+    QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 5) < 1e-9,
+             qPrintable(QString::number(y->tickInterval())));
+    QCOMPARE(chart.pointText(QStringLiteral("train"), QPointF(300, 0.0177)),
+             QStringLiteral("train · Step 300: loss 0.0177"));
   }
 
   void statusBarElidesALongMessageBesideItsFields() {

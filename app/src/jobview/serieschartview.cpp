@@ -1,12 +1,16 @@
 #include "jobview/serieschartview.h"
 
+#include "jobview/niceaxis.h"
+
 #include <QApplication>
 #include <QComboBox>
+#include <QCursor>
 #include <QDateTime>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPalette>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -217,6 +221,14 @@ void SeriesChartView::addMissingSeries() {
     auto* line = new QLineSeries;
     line->setName(name);
     line->setUseOpenGL(false);
+    // Hovering a line says which series, where and what value.
+    connect(line, &QLineSeries::hovered, this, [this, name](const QPointF& point, bool state) {
+      if (!state) {
+        QToolTip::hideText();
+        return;
+      }
+      QToolTip::showText(QCursor::pos(), pointText(name, point), this);
+    });
     chart_->addSeries(line);
     line->attachAxis(axisX_);
     line->attachAxis(axisY_);
@@ -284,7 +296,11 @@ void SeriesChartView::flush() {
     maxY = std::max(maxY, series.maxY);
     if (!series.dirty) continue;
     series.dirty = false;
-    if (QLineSeries* line = shown_[name]) line->replace(reduced(series.points, buckets));
+    if (QLineSeries* line = shown_[name]) {
+      line->replace(reduced(series.points, buckets));
+      // A series of one point (an evaluation at the end) is no line: show the point.
+      line->setPointsVisible(series.points.size() == 1);
+    }
   }
   if (minX > maxX) return;
   if (maxX == minX) maxX = minX + 1;
@@ -294,9 +310,25 @@ void SeriesChartView::flush() {
     static_cast<QDateTimeAxis*>(axisX_)->setRange(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(minX)),
                                                   QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(maxX)));
   } else {
-    static_cast<QValueAxis*>(axisX_)->setRange(minX, maxX);
+    applyNiceAxis(static_cast<QValueAxis*>(axisX_), niceAxis(minX, maxX, 8));
   }
-  static_cast<QValueAxis*>(axisY_)->setRange(minY - span * 0.05, maxY + span * 0.05);
+  (void)span;
+  applyNiceAxis(static_cast<QValueAxis*>(axisY_), niceAxis(minY, maxY, 6));
+}
+
+QString SeriesChartView::pointText(const QString& series, const QPointF& point) const {
+  const QString x =
+      timeAxis() ? QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(point.x())).toString(QStringLiteral("HH:mm:ss"))
+                 : xTitle() + QLatin1Char(' ') + QString::number(point.x(), 'g', 10);
+  return QStringLiteral("%1 · %2: %3 %4").arg(series, x, yTitle(shownKey_), QString::number(point.y(), 'g', 6));
+}
+
+void SeriesChartView::applyNiceAxis(QValueAxis* axis, const NiceAxis& nice) {
+  axis->setRange(nice.low, nice.high);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(nice.low);
+  axis->setTickInterval(nice.step);
+  axis->setLabelFormat(nice.labelFormat());
 }
 
 void SeriesChartView::applyTheme() {

@@ -16,10 +16,13 @@ QT_CHARTS_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
 class QLineSeries;
+class QValueAxis;
 class QAbstractAxis;
 QT_CHARTS_END_NAMESPACE
 
 namespace spindle::gui {
+
+struct NiceAxis;
 
 // A line chart of several named series per key (a tag, or memory and CPU),
 // the key chosen in a combo box. Points are kept per key and series; the
@@ -54,6 +57,8 @@ class SeriesChartView : public QWidget {
   void setPoints(const QString& key, const QString& series, QVector<QPointF> points);
   // Brings the shown series up to date now.
   void flush();
+  // The hover tooltip of one point: "train · Step 300: loss 0.0177".
+  virtual QString pointText(const QString& series, const QPointF& point) const;
 
   // Most points a displayed series gets before it is reduced.
   static constexpr int reduceAbove = 4000;
@@ -81,6 +86,7 @@ class SeriesChartView : public QWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
+  void applyNiceAxis(QtCharts::QValueAxis* axis, const NiceAxis& nice);
   struct Series {
     QVector<QPointF> points;
     double minX = 0, maxX = 0, minY = 0, maxY = 0;
