@@ -63,6 +63,24 @@
     </message>
 </context>
 <context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/src/compare/compareview.cpp" line="+44"/>
+        <source>not in the job history</source>
+        <translation>nicht im Job-Verlauf</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>its spec could not be read back</source>
+        <translation>seine Spezifikation ließ sich nicht zurücklesen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>its spec names no output directory, so it has no event files</source>
+        <translation>seine Spezifikation nennt kein Ausgabeverzeichnis, also hat er keine Event-Dateien</translation>
+    </message>
+</context>
+<context>
     <name>Units</name>
     <message>
         <location filename="../app/src/convert.cpp" line="+17"/>
@@ -506,6 +524,60 @@
         <location line="+19"/>
         <source>(no label)</source>
         <translation>(kein Label)</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::CompareView</name>
+    <message numerus="yes">
+        <location filename="../app/src/compare/compareview.cpp" line="+24"/>
+        <source>Reading the event files of %n job(s)…</source>
+        <translation>
+            <numerusform>Lese die Event-Dateien von %n Job…</numerusform>
+            <numerusform>Lese die Event-Dateien von %n Jobs…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Runs compared</source>
+        <translation>Verglichene Läufe</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>%n job(s); the keys of their specs that differ are in the table.</source>
+        <translation>
+            <numerusform>%n Job; die Schlüssel seiner Spezifikation stehen in der Tabelle.</numerusform>
+            <numerusform>%n Jobs; die Schlüssel ihrer Spezifikationen, die sich unterscheiden, stehen in der Tabelle.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Series</source>
+        <translation>Reihe</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Final</source>
+        <translation>Zuletzt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Best</source>
+        <translation>Bester</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>at step %1</source>
+        <translation>bei Schritt %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>(not set)</source>
+        <translation>(nicht gesetzt)</translation>
     </message>
 </context>
 <context>
@@ -1360,6 +1432,11 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Anwendungs-ID &amp;kopieren</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Compa&amp;re selected jobs</source>
+        <translation>Ausgewählte Jobs &amp;vergleichen</translation>
+    </message>
+    <message>
         <location line="+10"/>
         <source>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</source>
         <translation>Noch keine Jobs. Entwerfen Sie einen und reichen Sie ihn ein, oder reichen Sie einen mit spindle submit ein: er erscheint hier.</translation>
@@ -1394,6 +1471,11 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <location line="+25"/>
         <source>Copied %1</source>
         <translation>%1 kopiert</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Select two jobs or more to compare them (Ctrl or Shift and a click).</source>
+        <translation>Wählen Sie zwei oder mehr Jobs, um sie zu vergleichen (Strg oder Umschalt und ein Klick).</translation>
     </message>
 </context>
 <context>
@@ -1538,7 +1620,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+42"/>
+        <location filename="../app/src/mainwindow.cpp" line="+43"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1553,7 +1635,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Cluster</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Spec valid</source>
         <translation>Spezifikation gültig</translation>
     </message>
@@ -1658,6 +1740,16 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+2"/>
+        <source>Compa&amp;re selected jobs</source>
+        <translation>Ausgewählte Jobs &amp;vergleichen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One chart per training scalar with a series per job, and the spec keys that differ</source>
+        <translation>Ein Diagramm je Trainingsskalar mit einer Reihe je Job, und die Schlüssel der Spezifikation, die sich unterscheiden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>C&amp;lose job tab</source>
         <translation>Job-Tab sch&amp;ließen</translation>
     </message>
@@ -1727,7 +1819,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Verteiltes TensorFlow, PyTorch oder ein beliebiger Befehl auf Hadoop YARN: einen Job entwerfen, einreichen und verfolgen.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+50"/>
+        <source>Compare (%1)</source>
+        <translation>Vergleich (%1)</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>The spec has problems; fix them before submitting (see Problems).</source>
         <translation>Die Spezifikation hat Probleme; beheben Sie sie vor dem Einreichen (siehe Probleme).</translation>
     </message>
@@ -1802,7 +1899,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::SeriesChartView</name>
     <message>
-        <location filename="../app/src/jobview/serieschartview.cpp" line="+51"/>
+        <location filename="../app/src/jobview/serieschartview.cpp" line="+55"/>
         <source>Show:</source>
         <translation>Anzeigen:</translation>
     </message>

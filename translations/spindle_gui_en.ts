@@ -63,6 +63,24 @@
     </message>
 </context>
 <context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/src/compare/compareview.cpp" line="+44"/>
+        <source>not in the job history</source>
+        <translation>not in the job history</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>its spec could not be read back</source>
+        <translation>its spec could not be read back</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>its spec names no output directory, so it has no event files</source>
+        <translation>its spec names no output directory, so it has no event files</translation>
+    </message>
+</context>
+<context>
     <name>Units</name>
     <message>
         <location filename="../app/src/convert.cpp" line="+17"/>
@@ -506,6 +524,60 @@
         <location line="+19"/>
         <source>(no label)</source>
         <translation>(no label)</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::CompareView</name>
+    <message numerus="yes">
+        <location filename="../app/src/compare/compareview.cpp" line="+24"/>
+        <source>Reading the event files of %n job(s)…</source>
+        <translation>
+            <numerusform>Reading the event files of %n job…</numerusform>
+            <numerusform>Reading the event files of %n jobs…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Runs compared</source>
+        <translation>Runs compared</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>%n job(s); the keys of their specs that differ are in the table.</source>
+        <translation>
+            <numerusform>%n job; the keys of its spec are in the table.</numerusform>
+            <numerusform>%n jobs; the keys of their specs that differ are in the table.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Series</source>
+        <translation>Series</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Final</source>
+        <translation>Final</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Best</source>
+        <translation>Best</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>at step %1</source>
+        <translation>at step %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>(not set)</source>
+        <translation>(not set)</translation>
     </message>
 </context>
 <context>
@@ -1360,6 +1432,11 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Copy application ID</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Compa&amp;re selected jobs</source>
+        <translation>Compa&amp;re selected jobs</translation>
+    </message>
+    <message>
         <location line="+10"/>
         <source>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</source>
         <translation>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</translation>
@@ -1394,6 +1471,11 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <location line="+25"/>
         <source>Copied %1</source>
         <translation>Copied %1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Select two jobs or more to compare them (Ctrl or Shift and a click).</source>
+        <translation>Select two jobs or more to compare them (Ctrl or Shift and a click).</translation>
     </message>
 </context>
 <context>
@@ -1538,7 +1620,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+42"/>
+        <location filename="../app/src/mainwindow.cpp" line="+43"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1553,7 +1635,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Cluster</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Spec valid</source>
         <translation>Spec valid</translation>
     </message>
@@ -1658,6 +1740,16 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+2"/>
+        <source>Compa&amp;re selected jobs</source>
+        <translation>Compa&amp;re selected jobs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One chart per training scalar with a series per job, and the spec keys that differ</source>
+        <translation>One chart per training scalar with a series per job, and the spec keys that differ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>C&amp;lose job tab</source>
         <translation>C&amp;lose job tab</translation>
     </message>
@@ -1727,7 +1819,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Distributed TensorFlow, PyTorch or any command on Hadoop YARN: design a job, submit it, and follow it.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+50"/>
+        <source>Compare (%1)</source>
+        <translation>Compare (%1)</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>The spec has problems; fix them before submitting (see Problems).</source>
         <translation>The spec has problems; fix them before submitting (see Problems).</translation>
     </message>
@@ -1802,7 +1899,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SeriesChartView</name>
     <message>
-        <location filename="../app/src/jobview/serieschartview.cpp" line="+51"/>
+        <location filename="../app/src/jobview/serieschartview.cpp" line="+55"/>
         <source>Show:</source>
         <translation>Show:</translation>
     </message>

@@ -14,6 +14,7 @@
 #include "appsettings.h"
 #include "cluster/clusterinfoloader.h"
 #include "cluster/clusterview.h"
+#include "compare/compareview.h"
 #include "designer/jobdesignerwidget.h"
 #include "jobs/jobpoller.h"
 #include "jobs/jobsmodel.h"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
 
   connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeJobTab);
   connect(jobs_, &JobsWidget::openJobRequested, this, &MainWindow::openJob);
+  connect(jobs_, &JobsWidget::compareRequested, this, &MainWindow::compareJobs);
   connect(jobs_, &JobsWidget::statusMessage, this, [this](const QString& text) { showStatus(text, 4000); });
   connect(designer_, &JobDesignerWidget::statusMessage, this, [this](const QString& text) { showStatus(text, 4000); });
   connect(designer_, &JobDesignerWidget::modifiedChanged, this, &MainWindow::updateTitle);
@@ -128,6 +130,9 @@ void MainWindow::createActions() {
   openSelected->setShortcut(QKeySequence(QStringLiteral("Ctrl+J")));
   QAction* copyId = job->addAction(tr("&Copy application ID"), jobs_, &JobsWidget::copySelectedId);
   copyId->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+  QAction* compare = job->addAction(tr("Compa&re selected jobs"), jobs_, &JobsWidget::compareSelected);
+  compare->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+R")));
+  compare->setToolTip(tr("One chart per training scalar with a series per job, and the spec keys that differ"));
   QAction* closeTab = job->addAction(tr("C&lose job tab"), this, [this] { closeJobTab(tabs_->currentIndex()); });
   closeTab->setShortcut(QKeySequence(QStringLiteral("Ctrl+W")));
 
@@ -204,6 +209,14 @@ void MainWindow::openJob(const QString& applicationId) {
   tabs_->setTabToolTip(index, applicationId);
   tabs_->setCurrentIndex(index);
   view->setFocus();
+}
+
+void MainWindow::compareJobs(const QStringList& applicationIds) {
+  auto* view = new CompareView(applicationIds, historyPath_);
+  view->setProperty("comparison", applicationIds);
+  const int index = tabs_->addTab(view, tr("Compare (%1)").arg(applicationIds.size()));
+  tabs_->setTabToolTip(index, applicationIds.join(QLatin1Char('\n')));
+  tabs_->setCurrentIndex(index);
 }
 
 void MainWindow::closeJobTab(int index) {

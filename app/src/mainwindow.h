@@ -61,6 +61,8 @@ class MainWindow : public QMainWindow {
   void showJobs();
   void showDesigner();
   void showCluster();
+  // A tab comparing the jobs' training scalars and specs.
+  void compareJobs(const QStringList& applicationIds);
   void submitDesignedJob();
   void reloadCluster();
   void openSettings();

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QStandardItemModel>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 #include <functional>
@@ -27,6 +28,7 @@
 
 #include "cluster/clusterinfoloader.h"
 #include "cluster/clusterview.h"
+#include "compare/compareview.h"
 #include "designer/jobdesignerwidget.h"
 #include "gui_test_main.h"
 #include "jobview/containertablemodel.h"
@@ -35,6 +37,7 @@
 #include "jobview/scalarchartview.h"
 #include "jobview/scalarfeed.h"
 #include "jobview/usagechartview.h"
+#include "mainwindow.h"
 #include "screenshot.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/tfevents.h"
@@ -224,6 +227,94 @@ class JobViewYarnTest : public QObject {
     QVERIFY2(view.heard()->text().startsWith(QLatin1String("Last heard from the cluster at ")),
              qPrintable(view.heard()->text()));
     QVERIFY(view.nodesModel()->rowCount() > 0);
+  }
+
+  // Three real short jobs at different learning rates, compared: each job's
+  // series equals TensorBoard's own reading of its event files, the table
+  // has their final and best losses, and the spec keys that differ are the
+  // ones the runs were given differently.
+  void comparingThreeLearningRates() {
+    QStringList ids;
+    QMap<QString, QString> outputs;
+    for (const QString& rate : {QStringLiteral("0.01"), QStringLiteral("0.05"), QStringLiteral("0.2")}) {
+      const QString output = directory_.filePath(QStringLiteral("lr-") + rate);
+      QDir().mkpath(output);
+      QFile::setPermissions(output, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                        QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther);
+      const QString spec = directory_.filePath(QStringLiteral("lr-%1.json").arg(rate));
+      QFile file(spec);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(
+          QJsonDocument(
+              QJsonObject{
+                  {QStringLiteral("name"), QStringLiteral("sweep-lr-") + rate},
+                  {QStringLiteral("output"), output},
+                  {QStringLiteral("files"),
+                   QJsonObject{{QStringLiteral("learning_rate_run.py"),
+                                QStringLiteral(SPINDLE_SOURCE_DIR "/tests/python/learning_rate_run.py")}}},
+                  {QStringLiteral("tasks"),
+                   QJsonObject{{QStringLiteral("chief"),
+                                QJsonObject{{QStringLiteral("memory"), QStringLiteral("1 GiB")},
+                                            {QStringLiteral("command"), QStringLiteral("python learning_rate_run.py "
+                                                                                       "\"$DTF_OUTPUT_PATH\" "
+                                                                                       "--learning-rate ") +
+                                                                            rate}}}}}})
+              .toJson());
+      file.close();
+      QProcess submit;
+      submit.start(QStringLiteral(SPINDLE_CLI_PATH),
+                   {QStringLiteral("submit"), QStringLiteral("--wait"), QStringLiteral("--json"), spec});
+      QVERIFY(submit.waitForFinished(300000));
+      const QByteArray answer = submit.readAllStandardOutput();
+      QVERIFY2(submit.exitCode() == 0, submit.readAllStandardError().constData());
+      const QString id = QJsonDocument::fromJson(answer).object()[QStringLiteral("application_id")].toString();
+      QVERIFY(!id.isEmpty());
+      ids << id;
+      outputs[id] = output;
+    }
+
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.compareJobs(ids);
+    auto* view = qobject_cast<CompareView*>(window.tabs()->currentWidget());
+    QVERIFY(view);
+    QSignalSpy loaded(view, &CompareView::loaded);
+    QVERIFY(loaded.wait(120000));
+    QVERIFY2(view->differingKeys().contains(QStringLiteral("tasks.chief.command")),
+             qPrintable(view->differingKeys().join(QLatin1Char(' '))));
+    QVERIFY(view->differingKeys().contains(QStringLiteral("name")));
+    QVERIFY(view->differingKeys().contains(QStringLiteral("output")));
+    QVERIFY(!view->differingKeys().contains(QStringLiteral("tasks.chief.memory")));  // the same in all three
+    view->chart()->setCurrentTag(QStringLiteral("loss"));
+    QCOMPARE(view->table()->rowCount(), 3);
+    for (const QString& id : ids) {
+      QProcess tensorboard;
+      tensorboard.start(QStringLiteral(SPINDLE_PYTHON),
+                        {QStringLiteral(SPINDLE_SOURCE_DIR "/tests/python/tensorboard_read.py"), outputs[id]});
+      QVERIFY(tensorboard.waitForFinished(120000));
+      const QJsonArray expected = QJsonDocument::fromJson(tensorboard.readAllStandardOutput())
+                                      .object()[QStringLiteral("train")]
+                                      .toObject()[QStringLiteral("loss")]
+                                      .toArray();
+      QCOMPARE(expected.size(), 40);
+      const QVector<QPointF> shown = view->chart()->points(QStringLiteral("loss"), view->seriesName(id, "train"));
+      QCOMPARE(shown.size(), expected.size());
+      for (int i = 0; i < shown.size(); ++i) {
+        QCOMPARE(shown[i].x(), expected[i].toArray()[0].toDouble());
+        QVERIFY(qFuzzyCompare(shown[i].y(), expected[i].toArray()[1].toDouble()));
+      }
+      // Its row: the final loss is the last step's, the best the lowest.
+      const auto rows = view->table()->findItems(view->seriesName(id, "train"), Qt::MatchExactly);
+      QCOMPARE(rows.size(), 1);
+      const int row = rows.front()->row();
+      QVERIFY(qFuzzyCompare(view->table()->item(row, 2)->data(Qt::DisplayRole).toDouble(),
+                            expected.last().toArray()[1].toDouble()));
+      double lowest = expected.first().toArray()[1].toDouble();
+      for (const auto& point : expected) lowest = std::min(lowest, point.toArray()[1].toDouble());
+      QVERIFY(qFuzzyCompare(view->table()->item(row, 3)->data(Qt::DisplayRole).toDouble(), lowest));
+    }
+    saveScreenshot(&window, QStringLiteral("compare-runs"));
   }
 
   // The designer's "Fit now" tab on the real cluster: a job asking for a GPU

@@ -40,7 +40,7 @@ JobsWidget::JobsWidget(JobsModel* model, QWidget* parent) : QWidget(parent), mod
   view_->setSortingEnabled(true);
   view_->sortByColumn(JobsModel::SubmittedColumn, Qt::DescendingOrder);
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view_->setSelectionMode(QAbstractItemView::SingleSelection);
+  view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   view_->setAlternatingRowColors(true);
   view_->setWordWrap(false);
@@ -62,8 +62,11 @@ JobsWidget::JobsWidget(JobsModel* model, QWidget* parent) : QWidget(parent), mod
   auto* copy = new QAction(tr("&Copy application ID"), view_);
   copy->setShortcut(QKeySequence::Copy);
   copy->setShortcutContext(Qt::WidgetShortcut);
+  auto* compare = new QAction(tr("Compa&re selected jobs"), view_);
   view_->addAction(open);
   view_->addAction(copy);
+  view_->addAction(compare);
+  connect(compare, &QAction::triggered, this, &JobsWidget::compareSelected);
   connect(open, &QAction::triggered, this, &JobsWidget::openSelected);
   connect(copy, &QAction::triggered, this, &JobsWidget::copySelectedId);
   connect(view_, &QTableView::activated, this, &JobsWidget::openSelected);
@@ -148,6 +151,23 @@ void JobsWidget::copySelectedId() {
   if (id.isEmpty()) return;
   QApplication::clipboard()->setText(id);
   emit statusMessage(tr("Copied %1").arg(id));
+}
+
+QStringList JobsWidget::selectedApplicationIds() const {
+  QStringList ids;
+  for (const QModelIndex& index : view_->selectionModel()->selectedRows()) {
+    ids << index.data(JobsModel::ApplicationIdRole).toString();
+  }
+  return ids;
+}
+
+void JobsWidget::compareSelected() {
+  const QStringList ids = selectedApplicationIds();
+  if (ids.size() < 2) {
+    emit statusMessage(tr("Select two jobs or more to compare them (Ctrl or Shift and a click)."));
+    return;
+  }
+  emit compareRequested(ids);
 }
 
 void JobsWidget::openSelected() {

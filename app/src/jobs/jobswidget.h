@@ -27,15 +27,19 @@ class JobsWidget : public QWidget {
   QComboBox* stateFilter() const { return states_; }
   // The selected job's application id, or "".
   QString selectedApplicationId() const;
+  QStringList selectedApplicationIds() const;
   void selectApplication(const QString& applicationId);
 
  public slots:
   void focusSearch();
   void copySelectedId();
   void openSelected();
+  // Asks for the comparison of the selected jobs (two or more).
+  void compareSelected();
 
  signals:
   void openJobRequested(const QString& applicationId);
+  void compareRequested(const QStringList& applicationIds);
   void statusMessage(const QString& message);
 
  private:
