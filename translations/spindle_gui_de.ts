@@ -632,6 +632,39 @@
     </message>
 </context>
 <context>
+    <name>spindle::gui::DesktopNotifications</name>
+    <message>
+        <location filename="../app/src/notify/desktopnotifications.cpp" line="+20"/>
+        <source>%1 succeeded</source>
+        <translation>%1 ist gelungen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 was killed</source>
+        <translation>%1 wurde abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 failed</source>
+        <translation>%1 ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>there is no session bus (DBUS_SESSION_BUS_ADDRESS), so no notification service</source>
+        <translation>es gibt keinen Sitzungsbus (DBUS_SESSION_BUS_ADDRESS), also keinen Benachrichtigungsdienst</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Open job</source>
+        <translation>Job öffnen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the notification service did not answer: %1</source>
+        <translation>der Benachrichtigungsdienst hat nicht geantwortet: %1</translation>
+    </message>
+</context>
+<context>
     <name>spindle::gui::EnvironmentPreview</name>
     <message>
         <location filename="../app/src/designer/environmentpreview.cpp" line="+23"/>
@@ -1620,7 +1653,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+43"/>
+        <location filename="../app/src/mainwindow.cpp" line="+49"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1635,7 +1668,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Cluster</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+53"/>
         <source>Spec valid</source>
         <translation>Spezifikation gültig</translation>
     </message>
@@ -1709,12 +1742,26 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-65"/>
+        <location line="+68"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-73"/>
+        <source>&amp;Show Spindle</source>
+        <translation>Spindle &amp;anzeigen</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>Spindle: %n job(s) running</source>
+        <translation>
+            <numerusform>Spindle: %n Job läuft</numerusform>
+            <numerusform>Spindle: %n Jobs laufen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+63"/>
         <source>&amp;Job</source>
         <translation>&amp;Job</translation>
     </message>
@@ -2008,6 +2055,21 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+3"/>
+        <source>Notify me when my &amp;jobs end</source>
+        <translation>Benachrichtigen, wenn meine &amp;Jobs enden</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep running in the &amp;tray when the window is closed</source>
+        <translation>Im &amp;Infobereich weiterlaufen, wenn das Fenster geschlossen wird</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Notifications</source>
+        <translation>Benachrichtigungen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&amp;Dark palette</source>
         <translation>&amp;Dunkle Farben</translation>
     </message>
@@ -2042,7 +2104,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Abbrechen</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Hadoop configuration directory</source>
         <translation>Hadoop-Konfigurationsverzeichnis</translation>
     </message>
@@ -2057,7 +2119,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Keytab-Dateien (*.keytab);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+57"/>
         <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
         <translation>Keine Konfiguration: HADOOP_CONF_DIR ist nicht gesetzt. Wählen Sie ein Verzeichnis oder verwenden Sie das lokale YARN.</translation>
     </message>

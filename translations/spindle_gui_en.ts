@@ -632,6 +632,39 @@
     </message>
 </context>
 <context>
+    <name>spindle::gui::DesktopNotifications</name>
+    <message>
+        <location filename="../app/src/notify/desktopnotifications.cpp" line="+20"/>
+        <source>%1 succeeded</source>
+        <translation>%1 succeeded</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 was killed</source>
+        <translation>%1 was killed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 failed</source>
+        <translation>%1 failed</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>there is no session bus (DBUS_SESSION_BUS_ADDRESS), so no notification service</source>
+        <translation>there is no session bus (DBUS_SESSION_BUS_ADDRESS), so no notification service</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Open job</source>
+        <translation>Open job</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the notification service did not answer: %1</source>
+        <translation>the notification service did not answer: %1</translation>
+    </message>
+</context>
+<context>
     <name>spindle::gui::EnvironmentPreview</name>
     <message>
         <location filename="../app/src/designer/environmentpreview.cpp" line="+23"/>
@@ -1620,7 +1653,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+43"/>
+        <location filename="../app/src/mainwindow.cpp" line="+49"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1635,7 +1668,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Cluster</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+53"/>
         <source>Spec valid</source>
         <translation>Spec valid</translation>
     </message>
@@ -1709,12 +1742,26 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Se&amp;ttings…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-65"/>
+        <location line="+68"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quit</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-73"/>
+        <source>&amp;Show Spindle</source>
+        <translation>&amp;Show Spindle</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>Spindle: %n job(s) running</source>
+        <translation>
+            <numerusform>Spindle: %n job running</numerusform>
+            <numerusform>Spindle: %n jobs running</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+63"/>
         <source>&amp;Job</source>
         <translation>&amp;Job</translation>
     </message>
@@ -2008,6 +2055,21 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+3"/>
+        <source>Notify me when my &amp;jobs end</source>
+        <translation>Notify me when my &amp;jobs end</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep running in the &amp;tray when the window is closed</source>
+        <translation>Keep running in the &amp;tray when the window is closed</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Notifications</source>
+        <translation>Notifications</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&amp;Dark palette</source>
         <translation>&amp;Dark palette</translation>
     </message>
@@ -2042,7 +2104,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Cancel</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Hadoop configuration directory</source>
         <translation>Hadoop configuration directory</translation>
     </message>
@@ -2057,7 +2119,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Keytab files (*.keytab);;All files (*)</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+57"/>
         <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
         <translation>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</translation>
     </message>

@@ -28,6 +28,22 @@ void AppSettings::setMlflowTrackingUri(const QString& uri) {
   store().setValue(QStringLiteral("tracking/mlflowUri"), uri);
 }
 
+bool AppSettings::notifyJobEnds() {
+  return store().value(QStringLiteral("notifications/jobEnds"), true).toBool();
+}
+
+void AppSettings::setNotifyJobEnds(bool notify) {
+  store().setValue(QStringLiteral("notifications/jobEnds"), notify);
+}
+
+bool AppSettings::closeToTray() {
+  return store().value(QStringLiteral("notifications/closeToTray"), true).toBool();
+}
+
+void AppSettings::setCloseToTray(bool keep) {
+  store().setValue(QStringLiteral("notifications/closeToTray"), keep);
+}
+
 bool AppSettings::darkPalette() {
   return store().value(QStringLiteral("appearance/dark"), false).toBool();
 }

@@ -18,6 +18,13 @@ class AppSettings {
   static QString mlflowTrackingUri();
   static void setMlflowTrackingUri(const QString& uri);
 
+  // Desktop notifications when this user's jobs end (default on), and
+  // whether closing the window keeps the app in the tray (default on).
+  static bool notifyJobEnds();
+  static void setNotifyJobEnds(bool notify);
+  static bool closeToTray();
+  static void setCloseToTray(bool keep);
+
   static bool darkPalette();
   static void setDarkPalette(bool dark);
 

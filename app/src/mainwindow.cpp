@@ -5,9 +5,11 @@
 #include <QCloseEvent>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QSystemTrayIcon>
 #include <QTabBar>
 #include <QTabWidget>
 
@@ -15,12 +17,16 @@
 #include "cluster/clusterinfoloader.h"
 #include "cluster/clusterview.h"
 #include "compare/compareview.h"
+#include "convert.h"
 #include "designer/jobdesignerwidget.h"
 #include "jobs/jobpoller.h"
 #include "jobs/jobsmodel.h"
 #include "jobs/jobsummarywidget.h"
 #include "jobs/jobswidget.h"
+#include "notify/desktopnotifications.h"
+#include "notify/jobendwatcher.h"
 #include "settings/settingsdialog.h"
+#include "spindle/yarn/hadoop_configuration.h"
 #include "statusmessage.h"
 #include "submit/submitdialog.h"
 #include "theme.h"
@@ -62,6 +68,35 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
   connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeJobTab);
   connect(jobs_, &JobsWidget::openJobRequested, this, &MainWindow::openJob);
   connect(jobs_, &JobsWidget::compareRequested, this, &MainWindow::compareJobs);
+
+  jobEnds_ = new JobEndWatcher(jobsModel_, qs(yarn::hadoop_user_name()), this);
+  notifications_ = new DesktopNotifications(this);
+  connect(jobEnds_, &JobEndWatcher::jobEnded, this, &MainWindow::notifyJobEnd);
+  connect(notifications_, &DesktopNotifications::openJobRequested, this, [this](const QString& id) {
+    showNormal();
+    raise();
+    activateWindow();
+    openJob(id);
+  });
+  if (QSystemTrayIcon::isSystemTrayAvailable()) {
+    tray_ = new QSystemTrayIcon(QApplication::windowIcon(), this);
+    auto* menu = new QMenu(this);
+    menu->addAction(tr("&Show Spindle"), this, [this] {
+      showNormal();
+      raise();
+      activateWindow();
+    });
+    menu->addAction(tr("&Quit"), this, &MainWindow::quit);
+    tray_->setContextMenu(menu);
+    connect(tray_, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
+      if (reason == QSystemTrayIcon::Trigger) isVisible() ? hide() : showNormal();
+    });
+    tray_->show();
+  }
+  connect(jobEnds_, &JobEndWatcher::runningJobsChanged, this, [this](int running) {
+    const QString text = tr("Spindle: %n job(s) running", nullptr, running);
+    if (tray_) tray_->setToolTip(text);
+  });
   connect(jobs_, &JobsWidget::statusMessage, this, [this](const QString& text) { showStatus(text, 4000); });
   connect(designer_, &JobDesignerWidget::statusMessage, this, [this](const QString& text) { showStatus(text, 4000); });
   connect(designer_, &JobDesignerWidget::modifiedChanged, this, &MainWindow::updateTitle);
@@ -119,7 +154,7 @@ void MainWindow::createActions() {
   QAction* settings = file->addAction(tr("Se&ttings…"), this, &MainWindow::openSettings);
   settings->setShortcut(QKeySequence(QStringLiteral("Ctrl+,")));
   file->addSeparator();
-  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  QAction* quit = file->addAction(tr("&Quit"), this, &MainWindow::quit);
   quit->setShortcut(QKeySequence(QStringLiteral("Ctrl+Q")));
 
   QMenu* job = menuBar()->addMenu(tr("&Job"));
@@ -284,7 +319,33 @@ void MainWindow::updateTitle() {
   setWindowModified(designer_->isModified());
 }
 
+void MainWindow::quit() {
+  quitting_ = true;
+  if (close()) QCoreApplication::quit();
+  quitting_ = false;
+}
+
+void MainWindow::notifyJobEnd(const JobEndNotice& notice) {
+  emit jobEndNotified(notice);
+  if (!AppSettings::notifyJobEnds()) return;
+  if (notifications_->show(notice)) return;
+  // Without a notification service the tray says it, or else the status bar.
+  if (tray_ && tray_->isVisible()) {
+    tray_->showMessage(DesktopNotifications::summary(notice),
+                       notice.applicationId + QLatin1Char('\n') + notice.diagnostics);
+  } else {
+    showStatus(DesktopNotifications::summary(notice) + QStringLiteral(" · ") + notice.diagnostics, 15000);
+  }
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+  // Closing the window keeps the app in the tray, following its jobs; quitting is explicit.
+  if (!quitting_ && tray_ && tray_->isVisible() && AppSettings::closeToTray()) {
+    AppSettings::setWindow(saveGeometry(), saveState());
+    hide();
+    event->ignore();
+    return;
+  }
   if (!designer_->maybeDiscardChanges()) {
     event->ignore();
     return;

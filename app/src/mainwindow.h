@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QMainWindow>
+
+class QSystemTrayIcon;
 #include <functional>
 
 #include "cluster/clusterinfo.h"
@@ -13,6 +15,9 @@ class QTabWidget;
 namespace spindle::gui {
 
 class ClusterView;
+class DesktopNotifications;
+class JobEndWatcher;
+struct JobEndNotice;
 class StatusMessage;
 
 class ClusterInfoLoader;
@@ -38,6 +43,8 @@ class MainWindow : public QMainWindow {
 
   JobDesignerWidget* designer() const { return designer_; }
   JobsWidget* jobsWidget() const { return jobs_; }
+  JobEndWatcher* jobEndWatcher() const { return jobEnds_; }
+  DesktopNotifications* notifications() const { return notifications_; }
   ClusterView* clusterView() const { return clusterView_; }
   // Jobs, Designer and Cluster; job tabs come after them.
   static constexpr int fixedTabs = 3;
@@ -63,12 +70,17 @@ class MainWindow : public QMainWindow {
   void showCluster();
   // A tab comparing the jobs' training scalars and specs.
   void compareJobs(const QStringList& applicationIds);
+  // Closes the window for good and ends the app (closing the window alone
+  // keeps it in the tray).
+  void quit();
   void submitDesignedJob();
   void reloadCluster();
   void openSettings();
   void setDarkPalette(bool dark);
 
  signals:
+  // Each job of this user that ended while the app ran, once (before any notification is shown).
+  void jobEndNotified(const spindle::gui::JobEndNotice& notice);
   // Every request to open a job, whoever made it.
   void openJobRequested(const QString& applicationId);
 
@@ -76,6 +88,7 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  void notifyJobEnd(const JobEndNotice& notice);
   void createActions();
   void updateTitle();
   void closeJobTab(int index);
@@ -89,6 +102,10 @@ class MainWindow : public QMainWindow {
   JobPoller* poller_;
   JobDesignerWidget* designer_;
   ClusterView* clusterView_;
+  JobEndWatcher* jobEnds_ = nullptr;
+  DesktopNotifications* notifications_ = nullptr;
+  QSystemTrayIcon* tray_ = nullptr;
+  bool quitting_ = false;
   ClusterInfoLoader* clusterLoader_;
   QLabel* clusterStatus_;
   StatusMessage* statusMessage_ = nullptr;

@@ -16,6 +16,8 @@
 #include "jobs/jobsummarywidget.h"
 #include "jobs/jobswidget.h"
 #include "mainwindow.h"
+#include "notify/desktopnotifications.h"
+#include "notify/jobendwatcher.h"
 #include "spindle/client/history_store.h"
 
 using namespace spindle;
@@ -60,6 +62,40 @@ class JobsTest : public QObject {
   void cleanup() {
     cli_.reset();
     directory_.reset();
+  }
+
+  // The notification layer's seam: each of this user's jobs that ends while
+  // the app runs is reported once; jobs that had ended before are not, nor
+  // are other users'; the running count follows.
+  void aJobThatEndsIsReportedOnce() {
+    JobsModel model(path_);
+    JobEndWatcher watcher(&model, QStringLiteral("alice"));
+    QSignalSpy ended(&watcher, &JobEndWatcher::jobEnded);
+    QSignalSpy running(&watcher, &JobEndWatcher::runningJobsChanged);
+    model.refresh();
+    QCOMPARE(ended.count(), 0);  // 0001 and 0002 ended before
+    QCOMPARE(watcher.runningJobs(), 1);
+    recordJob(*cli_, "application_1700000000000_0004", "someone-elses", "running");
+    QVERIFY(cli_->record_job([] {
+      JobHistoryEntry other;
+      other.application_id = "application_1700000000000_0004";
+      other.user = "bob";
+      return other;
+    }()));
+    model.refresh();
+    QVERIFY(cli_->record_state("application_1700000000000_0003", "failed", "worker:1 exited with 3", 1, 2));
+    QVERIFY(cli_->record_state("application_1700000000000_0004", "succeeded", "", 1, 2));
+    model.refresh();
+    model.refresh();
+    QCOMPARE(ended.count(), 1);
+    const auto notice = ended.front().front().value<JobEndNotice>();
+    QCOMPARE(notice.applicationId, QStringLiteral("application_1700000000000_0003"));
+    QCOMPARE(notice.name, QStringLiteral("multi-worker"));
+    QCOMPARE(notice.state, QStringLiteral("failed"));
+    QCOMPARE(notice.diagnostics, QStringLiteral("worker:1 exited with 3"));
+    QCOMPARE(DesktopNotifications::summary(notice), QStringLiteral("multi-worker failed"));
+    QCOMPARE(watcher.runningJobs(), 0);
+    QCOMPARE(running.back().front().toInt(), 0);
   }
 
   void rowsComeFromTheHistory() {

@@ -9,7 +9,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTreeWidget>
@@ -38,6 +40,7 @@
 #include "jobview/scalarfeed.h"
 #include "jobview/usagechartview.h"
 #include "mainwindow.h"
+#include "notify/jobendwatcher.h"
 #include "screenshot.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/tfevents.h"
@@ -86,6 +89,87 @@ class JobViewYarnTest : public QObject {
     QFile::setPermissions(directory_.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
                                                  QFileDevice::ReadGroup | QFileDevice::ExeGroup |
                                                  QFileDevice::ReadOther | QFileDevice::ExeOther);
+  }
+
+  // A job ending on the local YARN produces exactly one notification with
+  // its state: through the app's own seam, and over a real D-Bus
+  // notification service (dunst, on a session bus and an Xvfb display of
+  // this test's own). Its default action, as a click invokes it, opens the
+  // job. First of the tests: the session bus is chosen at its first use.
+  void aJobThatEndsIsNotifiedOnceOverDBus() {
+    int display = 0;
+    for (int candidate = 151; candidate < 200 && !display; ++candidate) {
+      if (!QFile::exists(QStringLiteral("/tmp/.X%1-lock").arg(candidate))) display = candidate;
+    }
+    QVERIFY(display);
+    const QString displayName = QStringLiteral(":%1").arg(display);
+    QProcess xvfb;
+    xvfb.start(QStringLiteral("Xvfb"),
+               {displayName, QStringLiteral("-screen"), QStringLiteral("0"), QStringLiteral("1024x768x24"),
+                QStringLiteral("-nolisten"), QStringLiteral("tcp")});
+    QVERIFY(xvfb.waitForStarted());
+    QProcess bus;
+    bus.start(QStringLiteral("dbus-daemon"),
+              {QStringLiteral("--session"), QStringLiteral("--nofork"), QStringLiteral("--print-address=1")});
+    QVERIFY(bus.waitForReadyRead(10000));
+    const QString address = QString::fromUtf8(bus.readLine()).trimmed();
+    QVERIFY2(address.startsWith(QLatin1String("unix:")), qPrintable(address));
+    qputenv("DBUS_SESSION_BUS_ADDRESS", address.toUtf8());
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("DISPLAY"), displayName);
+    environment.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), address);
+    QProcess dunst;
+    dunst.setProcessEnvironment(environment);
+    dunst.start(QStringLiteral("dunst"), QStringList{});
+    QVERIFY(dunst.waitForStarted());
+    const auto dunstctl = [&](const QStringList& arguments) {
+      QProcess control;
+      control.setProcessEnvironment(environment);
+      control.start(QStringLiteral("dunstctl"), arguments);
+      control.waitForFinished(30000);
+      return QString::fromUtf8(control.readAllStandardOutput()).trimmed();
+    };
+    // dunst owns the notification service once it answers.
+    QTRY_VERIFY_WITH_TIMEOUT(dunstctl({QStringLiteral("count"), QStringLiteral("displayed")}) == QLatin1String("0"),
+                             20000);
+    const auto stop = qScopeGuard([&] {
+      dunst.kill();
+      bus.kill();
+      xvfb.kill();
+      dunst.waitForFinished();
+      bus.waitForFinished();
+      xvfb.waitForFinished();
+    });
+
+    MainWindow window;
+    window.setSetup(setup_);
+    JobView::install(window);
+    QSignalSpy notified(&window, &MainWindow::jobEndNotified);
+    QTest::qWait(3000);  // the jobs list's first look: what ended before is not news
+    QProcess submit;
+    submit.start(QStringLiteral(SPINDLE_CLI_PATH),
+                 {QStringLiteral("submit"), QStringLiteral("--json"), QStringLiteral("-r"), QStringLiteral("worker:1"),
+                  QStringLiteral("-n"), QStringLiteral("notify-me"), QStringLiteral("-m"), QStringLiteral("256 MiB"),
+                  QStringLiteral("--"), QStringLiteral("sleep 2")});
+    QVERIFY(submit.waitForFinished(300000));
+    QCOMPARE(submit.exitCode(), 0);
+    const QString id =
+        QJsonDocument::fromJson(submit.readAllStandardOutput()).object()[QStringLiteral("application_id")].toString();
+    QVERIFY(notified.wait(180000));
+    QTest::qWait(5000);  // and no second one for the same end
+    QCOMPARE(notified.count(), 1);
+    const auto notice = notified.front().front().value<JobEndNotice>();
+    QCOMPARE(notice.applicationId, id);
+    QCOMPARE(notice.state, QStringLiteral("succeeded"));
+    QTRY_COMPARE_WITH_TIMEOUT(dunstctl({QStringLiteral("count"), QStringLiteral("displayed")}), QStringLiteral("1"),
+                              20000);
+    // Clicking it (its default action) opens the job in the window.
+    dunstctl({QStringLiteral("action"), QStringLiteral("0")});
+    QTRY_VERIFY_WITH_TIMEOUT(window.jobTab(id) != nullptr, 20000);
+    dunstctl({QStringLiteral("close-all")});
+    const QString history = dunstctl({QStringLiteral("history")});
+    QCOMPARE(history.count(QStringLiteral("\"notify-me succeeded\"")), 1);
+    QVERIFY2(history.contains(id), qPrintable(history.left(2000)));
   }
 
   // The Cluster tab shows what `spindle cluster nodes|queues|labels --json`

@@ -103,6 +103,15 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   trackingHint->setText(tr("Jobs whose spec names no MLflow server are recorded as runs there."));
   trackingForm->addRow(QString(), trackingHint);
 
+  notify_ = new QCheckBox(tr("Notify me when my &jobs end"));
+  notify_->setChecked(AppSettings::notifyJobEnds());
+  closeToTray_ = new QCheckBox(tr("Keep running in the &tray when the window is closed"));
+  closeToTray_->setChecked(AppSettings::closeToTray());
+  auto* notifications = new QGroupBox(tr("Notifications"));
+  auto* notificationsForm = new QFormLayout(notifications);
+  notificationsForm->addRow(QString(), notify_);
+  notificationsForm->addRow(QString(), closeToTray_);
+
   dark_ = new QCheckBox(tr("&Dark palette"));
   dark_->setChecked(AppSettings::darkPalette());
   language_ = new QComboBox;
@@ -126,6 +135,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   layout->addWidget(cluster);
   layout->addWidget(kerberos);
   layout->addWidget(tracking);
+  layout->addWidget(notifications);
   layout->addWidget(appearance);
   layout->addStretch();
   layout->addWidget(buttons);
@@ -191,6 +201,8 @@ QString SettingsDialog::mlflowTrackingUri() const {
 void SettingsDialog::save() const {
   setup().save();
   AppSettings::setMlflowTrackingUri(mlflowTrackingUri());
+  AppSettings::setNotifyJobEnds(notify_->isChecked());
+  AppSettings::setCloseToTray(closeToTray_->isChecked());
   AppSettings::setDarkPalette(darkPalette());
   AppSettings::setLanguage(language());
 }

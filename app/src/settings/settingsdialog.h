@@ -61,6 +61,8 @@ class SettingsDialog : public QDialog {
   FieldMessages* messages_;
   QPushButton* ok_;
   QCheckBox* dark_;
+  QCheckBox* notify_;
+  QCheckBox* closeToTray_;
   QComboBox* language_;
 };
 
