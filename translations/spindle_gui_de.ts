@@ -390,7 +390,7 @@
 <context>
     <name>spindle::gui::ClusterView</name>
     <message>
-        <location filename="../app/src/cluster/clusterview.cpp" line="+69"/>
+        <location filename="../app/src/cluster/clusterview.cpp" line="+71"/>
         <source>&amp;Refresh</source>
         <translation>&amp;Aktualisieren</translation>
     </message>
@@ -401,12 +401,12 @@
     </message>
     <message>
         <location line="+0"/>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-15"/>
         <source>Capacity</source>
         <translation>Kapazität</translation>
     </message>
@@ -422,12 +422,22 @@
     </message>
     <message>
         <location line="+0"/>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <location line="+14"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-14"/>
+        <source>Pending</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Queues</source>
         <translation>Warteschlangen</translation>
     </message>

@@ -52,6 +52,8 @@ json queue_json(const yarn::QueueInfo& queue) {
           {"capacity", queue.capacity},
           {"maximum_capacity", queue.maximum_capacity},
           {"current_capacity", queue.current_capacity},
+          {"apps_running", queue.apps_running},
+          {"apps_pending", queue.apps_pending},
           {"accessible_labels", queue.accessible_labels},
           {"default_label_expression", queue.default_label_expression},
           {"children", children}};

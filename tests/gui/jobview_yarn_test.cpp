@@ -261,11 +261,26 @@ class JobViewYarnTest : public QObject {
     }
     const auto viewed = fromView();
     const auto said = fromCli();
+    // Running and pending applications per queue, as the scheduler counts them.
+    QMap<QString, QString> cliApps;
+    std::function<void(const QJsonObject&)> count = [&](const QJsonObject& queue) {
+      cliApps[queue[QStringLiteral("name")].toString()] = QStringLiteral("%1 %2")
+                                                              .arg(queue[QStringLiteral("apps_running")].toInt())
+                                                              .arg(queue[QStringLiteral("apps_pending")].toInt());
+      for (const auto& child : queue[QStringLiteral("children")].toArray()) count(child.toObject());
+    };
+    count(cli({QStringLiteral("cluster"), QStringLiteral("queues"), QStringLiteral("--json")}).object());
+    QMap<QString, QString> viewApps;
+    for (QTreeWidgetItemIterator it(view.queues()); *it; ++it) {
+      viewApps[(*it)->text(0)] = (*it)->text(5) + QLatin1Char(' ') + (*it)->text(6);
+    }
     QProcess kill;
     kill.start(QStringLiteral(SPINDLE_CLI_PATH), {QStringLiteral("kill"), id});
     QVERIFY(kill.waitForFinished(120000));
     QVERIFY2(taken, qPrintable(QStringList(viewed.values()).join(QLatin1Char('\n'))));
     QCOMPARE(viewed, said);
+    QCOMPARE(viewApps, cliApps);
+    QCOMPARE(viewApps.value(QStringLiteral("ml-gpu")), QStringLiteral("1 0"));
     saveScreenshot(&view, QStringLiteral("cluster-view"));
 
     // The cluster goes away: a ResourceManager address where a socket accepts and never answers.

@@ -54,9 +54,11 @@ void addQueue(const yarn::QueueInfo& queue, QTreeWidgetItem* parent, QTreeWidget
   item->setText(2, percent(queue.capacity));
   item->setText(3, percent(queue.current_capacity));
   item->setText(4, percent(queue.maximum_capacity));
-  item->setText(5, labels.join(QStringLiteral(", ")));
+  item->setText(5, queue.apps_running < 0 ? QString() : QString::number(queue.apps_running));
+  item->setText(6, queue.apps_pending < 0 ? QString() : QString::number(queue.apps_pending));
+  item->setText(7, labels.join(QStringLiteral(", ")));
   item->setToolTip(0, qs(queue.path));
-  for (int column = 2; column <= 4; ++column) item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+  for (int column = 2; column <= 6; ++column) item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
   for (const auto& child : queue.children) addQueue(child, item, tree);
 }
 
@@ -70,7 +72,8 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   connect(refreshButton, &QPushButton::clicked, this, &ClusterView::refresh);
 
   queues_ = new QTreeWidget;
-  queues_->setHeaderLabels({tr("Queue"), tr("State"), tr("Capacity"), tr("Used"), tr("Maximum"), tr("Labels")});
+  queues_->setHeaderLabels({tr("Queue"), tr("State"), tr("Capacity"), tr("Used"), tr("Maximum"), tr("Running"),
+                            tr("Pending"), tr("Labels")});
   queues_->setAccessibleName(tr("Queues"));
   queues_->setSortingEnabled(true);
   queues_->sortByColumn(0, Qt::AscendingOrder);

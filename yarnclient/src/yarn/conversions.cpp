@@ -100,6 +100,10 @@ QueueInfo from_proto(const wire::yarn::QueueInfo& queue) {
   out.current_capacity = queue.current_capacity();
   out.accessible_labels.assign(queue.accessible_node_labels().begin(), queue.accessible_node_labels().end());
   out.default_label_expression = queue.default_node_label_expression();
+  if (queue.has_statistics()) {
+    out.apps_running = queue.statistics().apps_running();
+    out.apps_pending = queue.statistics().apps_pending();
+  }
   for (const auto& child : queue.child_queues()) out.children.push_back(from_proto(child));
   return out;
 }

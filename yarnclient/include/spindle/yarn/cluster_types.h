@@ -44,6 +44,10 @@ struct QueueInfo {
   float current_capacity = 0;  // used share of its capacity
   std::vector<std::string> accessible_labels;
   std::string default_label_expression;
+  // Applications running and waiting in it, as the scheduler counts them;
+  // -1 when it does not say.
+  std::int64_t apps_running = -1;
+  std::int64_t apps_pending = -1;
   std::vector<QueueInfo> children;
 };
 
