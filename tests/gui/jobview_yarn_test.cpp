@@ -496,6 +496,7 @@ class JobViewYarnTest : public QObject {
 
     // Every phase each task's row shows, in order, without repeats.
     QMap<QString, QStringList> seen;
+    bool darkNow = false;  // while a dark screenshot is taken, the colours are the dark ones
     auto record = [&] {
       for (int row = 0; row < view.model()->rowCount(); ++row) {
         const QModelIndex state = view.model()->index(row, ContainerTableModel::StateColumn);
@@ -504,7 +505,7 @@ class JobViewYarnTest : public QObject {
         auto& phases = seen[task];
         if (phases.isEmpty() || phases.back() != phase) phases << phase;
         // The colour of each state is the one its phase has.
-        if (state.data(Qt::BackgroundRole).value<QColor>() != phaseColors(phase, false).background) {
+        if (!darkNow && state.data(Qt::BackgroundRole).value<QColor>() != phaseColors(phase, false).background) {
           qWarning() << "wrong colour for" << task << phase;
           seen[QStringLiteral("colour")] << phase;
         }
@@ -524,8 +525,27 @@ class JobViewYarnTest : public QObject {
         qWarning().noquote() << "job states:" << states.join(QStringLiteral(" -> "));
       }
     });
+    bool runningShot = false;
     QVERIFY(QTest::qWaitFor(
         [&] {
+          // The running job's containers, in both palettes, once the chief runs.
+          const int chiefRow = view.model()->rowOfTask(QStringLiteral("chief:0"));
+          if (!runningShot && chiefRow >= 0 &&
+              view.model()->index(chiefRow, ContainerTableModel::StateColumn).data(ContainerTableModel::PhaseRole) ==
+                  QStringLiteral("running")) {
+            runningShot = true;
+            const int page = view.tabs()->currentIndex();
+            view.tabs()->setCurrentIndex(JobView::ContainersPage);
+            for (const bool dark : {false, true}) {
+              darkNow = dark;
+              applyPalette(*qApp, dark);
+              saveScreenshot(&view,
+                             dark ? QStringLiteral("yarn-job-running-dark") : QStringLiteral("yarn-job-running"));
+            }
+            applyPalette(*qApp, false);
+            darkNow = false;
+            view.tabs()->setCurrentIndex(page);
+          }
           if (!following && view.model()->rowOfTask(QStringLiteral("chief:0")) >= 0) {
             const int row = view.model()->rowOfTask(QStringLiteral("chief:0"));
             if (!view.model()->index(row, 0).data(ContainerTableModel::ContainerRole).toString().isEmpty()) {
@@ -636,7 +656,11 @@ class JobViewYarnTest : public QObject {
                                      std::pair{JobView::MetricsPage, "yarn-job-metrics"},
                                      std::pair{JobView::ResourcesPage, "yarn-job-resources"}}) {
       view.tabs()->setCurrentIndex(page);
-      saveScreenshot(&view, QString::fromLatin1(name));
+      for (const bool dark : {false, true}) {
+        applyPalette(*qApp, dark);
+        saveScreenshot(&view, QString::fromLatin1(name) + (dark ? QStringLiteral("-dark") : QString()));
+      }
+      applyPalette(*qApp, false);
     }
   }
 

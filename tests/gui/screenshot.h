@@ -23,7 +23,11 @@ inline void saveScreenshot(QWidget* widget, const QString& name) {
     for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
   }
   QVERIFY2(colours.size() > 20, qPrintable(name));
-  const QString path = QDir(QStringLiteral(SPINDLE_SCREENSHOT_DIR)).filePath(name + QStringLiteral(".png"));
+  // A real window (xcb, under Xvfb) and the offscreen platform keep their pictures apart.
+  const QString prefix = QGuiApplication::platformName() == QLatin1String("offscreen")
+                             ? QString()
+                             : QGuiApplication::platformName() + QLatin1Char('-');
+  const QString path = QDir(QStringLiteral(SPINDLE_SCREENSHOT_DIR)).filePath(prefix + name + QStringLiteral(".png"));
   QVERIFY(image.save(path));
   qInfo().noquote() << "saved" << path;
 }
