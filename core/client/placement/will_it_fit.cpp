@@ -283,6 +283,12 @@ JobFit will_it_fit(const JobSpec& spec, const ClusterState& cluster) {
     }
     result.sentence =
         prefix + "waits: " + std::to_string(result.placeable_now) + " of " + containers + " fit now; " + reason;
+    // Who holds the room, as far as the queue's own statistics tell.
+    if (queue->apps_running >= 0) {
+      result.sentence +=
+          "; queue " + spec.queue + " runs " + plural(queue->apps_running, "application", "applications") +
+          (queue->apps_pending > 0 ? " and has " + std::to_string(queue->apps_pending) + " waiting" : "");
+    }
     fit.types.push_back(result);
   }
   return fit;

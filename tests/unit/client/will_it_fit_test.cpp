@@ -79,6 +79,8 @@ TEST(WillItFit, GpusTakenByRunningWorkMakeTheJobWaitSayingHowManyAreFree) {
   auto state = cluster();
   use(state.nodes[2], 8192, 4, 4);
   use(state.nodes[3], 4096, 2, 2);
+  state.root.children[1].apps_running = 3;
+  state.root.children[1].apps_pending = 1;
   const auto fit = will_it_fit(
       spec("name: a\nqueue: ml-gpu\ntasks: {worker: {instances: 4, gpus: 1, node_label: gpu, command: x}}\n"), state);
   EXPECT_FALSE(fit.fits_now());
@@ -88,7 +90,7 @@ TEST(WillItFit, GpusTakenByRunningWorkMakeTheJobWaitSayingHowManyAreFree) {
   EXPECT_EQ(worker.placeable_now, 2);
   EXPECT_EQ(worker.sentence,
             "worker: waits: 2 of 4 containers fit now; label gpu has 0 of its 8 GPUs free (8 in use), and each "
-            "worker container needs 1");
+            "worker container needs 1; queue ml-gpu runs 3 applications and has 1 waiting");
 }
 
 TEST(WillItFit, AContainerLargerThanEveryNodeNeverFits) {
