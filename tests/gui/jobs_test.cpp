@@ -163,6 +163,31 @@ class JobsTest : public QObject {
     QCOMPARE(widget.proxy()->rowCount(), 3);
   }
 
+  // A sweep is picked by its common name prefix and Ctrl+A, then compared.
+  void aSweepIsSelectedAndCompared() {
+    JobsModel model(path_);
+    JobsWidget widget(&model);
+    widget.show();
+    QSignalSpy compare(&widget, &JobsWidget::compareRequested);
+    QTest::keyClicks(widget.searchField(), QStringLiteral("wine"));
+    widget.view()->setFocus();
+    QTest::keySequence(widget.view(), QKeySequence::SelectAll);
+    QCOMPARE(widget.selectedApplicationIds().size(), 2);
+    widget.compareSelected();
+    QCOMPARE(compare.count(), 1);
+    QStringList ids = compare.front().front().toStringList();
+    ids.sort();
+    QCOMPARE(ids, (QStringList{QStringLiteral("application_1700000000000_0001"),
+                               QStringLiteral("application_1700000000000_0002")}));
+    // One job is no comparison: a sentence instead.
+    QSignalSpy status(&widget, &JobsWidget::statusMessage);
+    widget.view()->clearSelection();
+    widget.view()->selectRow(0);
+    widget.compareSelected();
+    QCOMPARE(compare.count(), 1);
+    QCOMPARE(status.count(), 1);
+  }
+
   void sortingByTimeIsNumeric() {
     JobsModel model(path_);
     JobsFilterProxy proxy;
