@@ -244,13 +244,8 @@ class JobViewYarnTest : public QObject {
     }
 
     // A job takes both GPUs: the GPUs used change in the view as in the CLI.
-    auto holder = parse_job_spec(
-        "name: holds-the-gpus\nqueue: ml-gpu\ntasks: {worker: {memory: 256 MiB, gpus: 2, node_label: gpu, "
-        "command: 'sleep 600'}}\n",
-        {});
-    QVERIFY(holder);
     QString id;
-    submitThroughTheApp(*holder, setup_, &id);
+    submitGpuHolder(&id);
     if (QTest::currentTestFailed()) return;
     bool taken = false;
     for (int round = 0; round < 60 && !taken; ++round) {
@@ -439,13 +434,8 @@ class JobViewYarnTest : public QObject {
                  QStringLiteral("worker: fits now (1 container of 256 MiB, 1 vcore, 1 GPU on label gpu)")),
              qPrintable(designer.fitLines().join(QLatin1Char('\n'))));
 
-    auto holder = parse_job_spec(
-        "name: holds-the-gpus\nqueue: ml-gpu\ntasks: {worker: {memory: 256 MiB, gpus: 2, node_label: gpu, "
-        "command: 'sleep 600'}}\n",
-        {});
-    QVERIFY(holder);
     QString id;
-    submitThroughTheApp(*holder, setup_, &id);
+    submitGpuHolder(&id);
     if (QTest::currentTestFailed()) return;
     const QRegularExpression waits(QStringLiteral(
         "^worker: waits: 0 of 1 container fit now; label gpu has 0 of its 2 GPUs free \\(2 in use\\), and each worker "
@@ -665,6 +655,16 @@ class JobViewYarnTest : public QObject {
   }
 
  private:
+  // Submits, through the app, a job that holds both GPUs of the gpu node for 10 minutes.
+  void submitGpuHolder(QString* id) {
+    auto holder = parse_job_spec(
+        "name: holds-the-gpus\nqueue: ml-gpu\ntasks: {worker: {memory: 256 MiB, gpus: 2, node_label: gpu, "
+        "command: 'sleep 600'}}\n",
+        {});
+    QVERIFY(holder);
+    submitThroughTheApp(*holder, setup_, id);
+  }
+
   HadoopSetup setup_;
   QTemporaryDir directory_;
 };

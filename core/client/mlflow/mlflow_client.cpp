@@ -70,8 +70,8 @@ MlflowClient::~MlflowClient() = default;
 MlflowClient::MlflowClient(MlflowClient&&) noexcept = default;
 MlflowClient& MlflowClient::operator=(MlflowClient&&) noexcept = default;
 
-Result<std::string> MlflowClient::call(const std::string& method, const std::string& path, const std::string& body,
-                                       const std::string& doing) {
+Result<MlflowClient::Reply> MlflowClient::exchange(const std::string& method, const std::string& path,
+                                                   const std::string& body, const std::string& doing) {
   if (!connection_->trust_problem.empty()) return make_error(connection_->trust_problem);
   yarn::http::Request request;
   request.method = method;
@@ -89,27 +89,25 @@ Result<std::string> MlflowClient::call(const std::string& method, const std::str
     return make_error("MLflow at " + tracking_uri_ + " could not be reached for " + doing + ": " +
                       answer.error().message + "; check the tracking URI and that the server runs");
   }
-  if (answer->status != 200) return mlflow::refusal(tracking_uri_, answer->status, answer->body, doing);
-  return std::move(answer->body);
+  return Reply{answer->status, std::move(answer->body)};
+}
+
+Result<std::string> MlflowClient::call(const std::string& method, const std::string& path, const std::string& body,
+                                       const std::string& doing) {
+  auto reply = exchange(method, path, body, doing);
+  if (!reply) return reply.error();
+  if (reply->status != 200) return mlflow::refusal(tracking_uri_, reply->status, reply->body, doing);
+  return std::move(reply->body);
 }
 
 Result<std::string> MlflowClient::experiment_id(const std::string& name) {
   const std::string doing = "the experiment \"" + name + "\"";
-  if (!connection_->trust_problem.empty()) return make_error(connection_->trust_problem);
-  yarn::http::Request lookup;
-  lookup.url = tracking_uri_ + "/api/2.0/mlflow/experiments/get-by-name?experiment_name=" + yarn::http::escape(name);
-  lookup.connect_timeout = std::chrono::seconds(10);
-  lookup.timeout = std::chrono::seconds(60);
-  lookup.trust = connection_->trust.get();
-  if (!connection_->authorization.empty()) lookup.headers.emplace_back("Authorization", connection_->authorization);
-  auto answer = yarn::http::perform(lookup);
-  if (!answer) {
-    return make_error("MLflow at " + tracking_uri_ + " could not be reached for " + doing + ": " +
-                      answer.error().message + "; check the tracking URI and that the server runs");
-  }
-  if (answer->status == 200) return mlflow::experiment_id_of(answer->body);
-  if (!mlflow::says_not_found(answer->body)) {
-    return mlflow::refusal(tracking_uri_, answer->status, answer->body, "to look up " + doing);
+  auto lookup =
+      exchange("GET", "/api/2.0/mlflow/experiments/get-by-name?experiment_name=" + yarn::http::escape(name), {}, doing);
+  if (!lookup) return lookup.error();
+  if (lookup->status == 200) return mlflow::experiment_id_of(lookup->body);
+  if (!mlflow::says_not_found(lookup->body)) {
+    return mlflow::refusal(tracking_uri_, lookup->status, lookup->body, "to look up " + doing);
   }
   auto created = call("POST", "/api/2.0/mlflow/experiments/create", json{{"name", name}}.dump(), "to create " + doing);
   if (!created) return created.error();

@@ -57,6 +57,14 @@ class MlflowClient {
 
  private:
   struct Connection;
+  struct Reply {
+    long status = 0;
+    std::string body;
+  };
+  // One request; any HTTP status is a reply, only a transport failure an error.
+  Result<Reply> exchange(const std::string& method, const std::string& path, const std::string& body,
+                         const std::string& doing);
+  // exchange() that takes anything but 200 as MLflow's refusal.
   Result<std::string> call(const std::string& method, const std::string& path, const std::string& body,
                            const std::string& doing);
 
