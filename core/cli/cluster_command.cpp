@@ -7,56 +7,26 @@
 #include <sstream>
 
 #include "cli/exit_codes.h"
+#include "spindle/client/json_shapes.h"
 #include "spindle/yarn/application_client.h"
 
 namespace spindle::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
+using client::node_json;
+using client::queue_json;
+using client::resources_json;
 using yarn::ApplicationClient;
 
 struct ClusterOptions {
   bool json = false;
 };
 
-json resources_json(const yarn::Resources& resources) {
-  json out{{"memory_mib", resources.memory_mib}, {"vcores", resources.vcores}};
-  for (const auto& [name, value] : resources.others) out[name] = value;
-  return out;
-}
-
 std::string resources_text(const yarn::Resources& resources) {
   std::string text = std::to_string(resources.memory_mib) + " MiB, " + std::to_string(resources.vcores) + " vcores";
   for (const auto& [name, value] : resources.others) text += ", " + std::to_string(value) + " " + name;
   return text;
-}
-
-json node_json(const yarn::NodeInfo& node) {
-  return {{"id", node.id},
-          {"state", node.state},
-          {"http_address", node.http_address},
-          {"rack", node.rack},
-          {"labels", node.labels},
-          {"containers", node.containers},
-          {"used", resources_json(node.used)},
-          {"capability", resources_json(node.capability)},
-          {"health_report", node.health_report}};
-}
-
-json queue_json(const yarn::QueueInfo& queue) {
-  json children = json::array();
-  for (const auto& child : queue.children) children.push_back(queue_json(child));
-  return {{"name", queue.name},
-          {"path", queue.path},
-          {"state", queue.state},
-          {"capacity", queue.capacity},
-          {"maximum_capacity", queue.maximum_capacity},
-          {"current_capacity", queue.current_capacity},
-          {"apps_running", queue.apps_running},
-          {"apps_pending", queue.apps_pending},
-          {"accessible_labels", queue.accessible_labels},
-          {"default_label_expression", queue.default_label_expression},
-          {"children", children}};
 }
 
 void print_json(const json& value) {

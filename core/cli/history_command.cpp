@@ -5,10 +5,10 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job_commands.h"
-#include "cli/job_json.h"
 #include "cli/time_format.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_connection.h"
+#include "spindle/client/json_shapes.h"
 #include "spindle/client/mlflow_tracking.h"
 
 namespace spindle::cli {
@@ -52,7 +52,7 @@ nlohmann::json attempt_json(const client::TaskAttemptEntry& attempt) {
 void print_json(const client::JobHistoryEntry& job, const std::optional<client::TrackingRunEntry>& run,
                 const std::vector<client::MasterAttemptEntry>& masters,
                 const std::vector<client::TaskAttemptEntry>& attempts, const std::vector<JobEvent>& events) {
-  nlohmann::json out = history_entry_json(job);
+  nlohmann::json out = client::history_entry_json(job);
   out["spec"] = job.spec_yaml;
   if (run) {
     out["mlflow"] = {{"tracking_uri", run->tracking_uri},

@@ -6,9 +6,10 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job_commands.h"
-#include "cli/job_json.h"
 #include "cli/time_format.h"
 #include "spindle/client/history_store.h"
+#include "spindle/client/job_actions.h"
+#include "spindle/client/json_shapes.h"
 #include "spindle/client/mlflow_tracking.h"
 #include "spindle/yarn/application_client.h"
 
@@ -27,51 +28,12 @@ struct ListOptions {
   std::string search;
 };
 
-// What the ResourceManager knows of Spindle jobs goes into the history first,
-// so that jobs submitted elsewhere and jobs that ended since show up right.
-// Answers the jobs the history thinks unfinished that the ResourceManager no
-// longer knows (it was restarted without recovery, or forgot old ones): their
-// last state is not a live one.
+// What the ResourceManager knows of Spindle jobs goes into the history first.
 Result<std::set<std::string>> refresh_from_cluster(client::HistoryStore& history, bool all) {
   auto configuration = yarn::HadoopConfiguration::from_environment();
   if (!configuration) return configuration.error();
   yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
-  const std::vector<std::string> active = {"NEW", "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING"};
-  auto applications = client.applications("SPINDLE", all ? std::vector<std::string>{} : active);
-  if (!applications) return applications.error();
-  std::set<std::string> listed;
-  for (const auto& app : *applications) {
-    listed.insert(app.id.to_string());
-    client::JobHistoryEntry seen;
-    seen.application_id = app.id.to_string();
-    seen.name = app.name;
-    seen.user = app.user;
-    seen.queue = app.queue;
-    if (auto recorded = history.record_job(seen); !recorded) return recorded.error();
-    if (auto recorded = history.record_state(seen.application_id, client::history_state(app.state, app.final_status),
-                                             app.diagnostics, app.start_time, app.finish_time, app.tracking_url);
-        !recorded) {
-      return recorded.error();
-    }
-  }
-  // A job the history thinks runs but the cluster no longer lists has ended,
-  // or the cluster forgot it: ask for its final state.
-  std::set<std::string> forgotten;
-  auto running = history.jobs(client::JobFilter{false, "", 1000});
-  if (!running) return running.error();
-  for (const auto& job : *running) {
-    if (listed.contains(job.application_id)) continue;
-    auto id = yarn::ApplicationId::parse(job.application_id);
-    if (!id) continue;
-    auto report = client.report(*id);
-    if (!report) {
-      if (report.error().kind == Error::Kind::not_found) forgotten.insert(job.application_id);
-      continue;
-    }
-    (void)history.record_state(job.application_id, client::history_state(report->state, report->final_status),
-                               report->diagnostics, report->start_time, report->finish_time, report->tracking_url);
-  }
-  return forgotten;
+  return client::refresh_history_from_cluster(history, client, all);
 }
 
 int run_list(const ListOptions& options) {
@@ -103,7 +65,7 @@ int run_list(const ListOptions& options) {
   if (options.json) {
     auto list = nlohmann::json::array();
     for (const auto& job : *jobs) {
-      auto entry = history_entry_json(job);
+      nlohmann::json entry = client::history_entry_json(job);
       if (forgotten.contains(job.application_id)) {
         entry["last_state"] = job.state;
         entry["state"] = "unknown";

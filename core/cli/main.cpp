@@ -9,6 +9,7 @@
 #include "cli/job_commands.h"
 #include "cli/local_command.h"
 #include "cli/render_env_command.h"
+#include "cli/serve_command.h"
 #include "cli/submit_command.h"
 #include "cli/tensorboard_command.h"
 #include "cli/validate_command.h"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   spindle::cli::add_doctor_command(app, exit_code);
   spindle::cli::add_local_command(app, exit_code);
   spindle::cli::add_env_command(app, exit_code);
+  spindle::cli::add_serve_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

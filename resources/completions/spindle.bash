@@ -16,7 +16,7 @@ _spindle() {
     cword=$COMP_CWORD
   fi
 
-  local commands="validate render-env submit status watch logs kill tensorboard list history metrics cluster doctor local env"
+  local commands="validate render-env submit status watch logs kill tensorboard list history metrics cluster doctor local env serve"
   local short_form="-r --cluster_requirement -s --script -i --input -o --output -n --name -q --queue -m --task_memory -c --task_vcores -t --tensorboard --docker_image"
 
   local command="" sub="" i
@@ -56,6 +56,7 @@ _spindle() {
     status | history) options="--json" ;;
     logs) options="--file --all-files -f --follow" ;;
     tensorboard) options="--port --bind" ;;
+    serve) options="--port --bind --token-from-env" ;;
     list) options="--all --search --json" ;;
     metrics) options="--tag --json -f --follow" ;;
     cluster)

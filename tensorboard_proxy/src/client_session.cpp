@@ -6,6 +6,7 @@
 
 #include <limits>
 
+#include "session_errors.h"
 #include "text_fields.h"
 
 namespace spindle::tbproxy {
@@ -22,29 +23,6 @@ constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
 
 std::string seconds_text(std::chrono::milliseconds duration) {
   return std::to_string((duration.count() + 999) / 1000) + " s";
-}
-
-bool is_quiet_end(beast::error_code ec) {
-  return ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::connection_reset ||
-         ec == net::error::operation_aborted;
-}
-
-std::string request_error_sentence(beast::error_code ec, const ProxyOptions& options) {
-  if (ec == http::error::bad_content_length) {
-    return "The request's Content-Length is not one number, or comes with Transfer-Encoding.";
-  }
-  if (ec == http::error::bad_transfer_encoding) {
-    return "The request's Transfer-Encoding is repeated or comes with Content-Length.";
-  }
-  if (ec == http::error::header_limit) {
-    return "The request's header is larger than the " + std::to_string(options.max_header_bytes) +
-           " bytes this proxy takes.";
-  }
-  if (ec == http::error::body_limit) {
-    return "The request body is larger than the " + std::to_string(options.max_request_body_bytes) +
-           " bytes this proxy takes.";
-  }
-  return "The request is not well-formed HTTP/1.1 (" + ec.message() + ").";
 }
 
 }  // namespace
@@ -106,6 +84,16 @@ void ClientSession::on_request_head(beast::error_code ec) {
   auto verdict = screen_request(head, context_.policy);
   if (auto* answer = std::get_if<Answer>(&verdict)) {
     send_answer(*answer, request_parser_->keep_alive() && request_parser_->is_done());
+    return;
+  }
+  if (std::holds_alternative<ToSite>(verdict)) {
+    client_keep_alive_ = request_parser_->keep_alive();
+    site_body_.clear();
+    if (request_parser_->is_done()) {
+      ask_site();
+    } else {
+      read_site_body();
+    }
     return;
   }
   route_ = std::move(std::get<Forward>(verdict).route);
@@ -230,23 +218,26 @@ void ClientSession::on_upstream_request_written(beast::error_code ec) {
   read_request_body();
 }
 
-void ClientSession::read_request_body() {
+bool ClientSession::continue_first(void (ClientSession::*then)()) {
   const auto expect = request_parser_->get()[http::field::expect];
-  if (!continue_sent_ && iequals(trim({expect.data(), expect.size()}), "100-continue")) {
-    // The client waits for this before it sends the body.
-    continue_sent_ = true;
-    watch(Waiting::client, context_.options.idle_timeout);
-    net::async_write(client_, net::buffer(continue_line.data(), continue_line.size()),
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                       if (ec) {
-                         self->upstream_.reset();
-                         self->close_now();
-                         return;
-                       }
-                       self->read_request_body();
-                     });
-    return;
-  }
+  if (continue_sent_ || !iequals(trim({expect.data(), expect.size()}), "100-continue")) return false;
+  // The client waits for this before it sends the body.
+  continue_sent_ = true;
+  watch(Waiting::client, context_.options.idle_timeout);
+  net::async_write(client_, net::buffer(continue_line.data(), continue_line.size()),
+                   [self = shared_from_this(), then](beast::error_code ec, std::size_t) {
+                     if (ec) {
+                       self->upstream_.reset();
+                       self->close_now();
+                       return;
+                     }
+                     ((*self).*then)();
+                   });
+  return true;
+}
+
+void ClientSession::read_request_body() {
+  if (continue_first(&ClientSession::read_request_body)) return;
   auto& body = request_parser_->get().body();
   body.data = body_buffer_.get();
   body.size = body_buffer_bytes;

@@ -36,9 +36,17 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void on_resolved(const ResolutionPtr& resolution);
   void open_upstream();
   void on_upstream_connected(error_code ec);
+  // A request for the local site: its body is read whole, then the site answers.
+  void read_site_body();
+  void on_site_body(error_code ec);
+  void ask_site();
+  void send_site_response(tbproxy::SiteResponse response, bool keep_alive);
   void send_request_head();
   void write_upstream_request();
   void on_upstream_request_written(error_code ec);
+  // Sends "100 Continue" and goes on with `then` when the client waits for
+  // it before its body; false when it does not.
+  bool continue_first(void (ClientSession::*then)());
   void read_request_body();
   void on_request_body(error_code ec);
   void read_response_head();
@@ -96,6 +104,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   std::optional<boost::beast::http::response_parser<boost::beast::http::buffer_body>> response_parser_;
   std::optional<OutgoingMessage> response_out_;
   std::optional<boost::beast::http::response<boost::beast::http::string_body>> page_;
+  std::string site_body_;
   bool client_keep_alive_ = false;
   bool request_has_body_ = false;
   bool continue_sent_ = false;

@@ -13,6 +13,7 @@ struct ProxyContext {
     policy.access_token = options.access_token;
     policy.loopback_hosts_only = options.access_token.empty();
     policy.max_body_bytes = options.max_request_body_bytes;
+    policy.has_site = options.site != nullptr;
   }
 
   static constexpr int lookup_threads = 2;

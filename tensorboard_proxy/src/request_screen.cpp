@@ -106,23 +106,33 @@ std::optional<Answer> check_token(const http::request_header<>& head, const std:
     if (given) {
       if (!same_token(*given, token)) {
         return refuse(http::status::forbidden,
-                      "The token in this address is not this proxy's; open the URL spindle tensorboard printed.");
+                      "The token in this address is not this server's; open the URL that spindle tensorboard or "
+                      "spindle serve printed.");
       }
       // The cookie carries the token from now on, so it leaves the address bar and the history.
       Answer answer = refuse(http::status::found, "The token is accepted; the page continues without it.");
       answer.location = std::string(target.substr(0, question)) + (kept.empty() ? "" : "?" + kept);
-      answer.set_cookie = std::string(token_cookie_name) + "=" + token + "; Path=/; HttpOnly; SameSite=Lax";
+      answer.set_cookie = std::string(token_cookie_name) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict";
       return answer;
     }
+  }
+  const auto authorization = view(head[http::field::authorization]);
+  if (istarts_with(authorization, "bearer ")) {
+    if (!same_token(trim(authorization.substr(7)), token)) {
+      return refuse(http::status::forbidden, "The bearer token of this request is not this server's.");
+    }
+    return std::nullopt;
   }
   const auto cookie = cookie_value(head, token_cookie_name);
   if (!cookie) {
     return refuse(http::status::unauthorized,
-                  "This proxy needs its access token: open the URL spindle tensorboard printed, with its ?token=.");
+                  "This server needs its access token: open the URL that spindle tensorboard or spindle serve printed, "
+                  "with its ?token=.");
   }
   if (!same_token(*cookie, token)) {
     return refuse(http::status::forbidden,
-                  "The access token this browser holds is not this proxy's; open the URL spindle tensorboard printed.");
+                  "The access token this browser holds is not this server's; open the URL that spindle tensorboard or "
+                  "spindle serve printed.");
   }
   return std::nullopt;
 }
@@ -196,6 +206,7 @@ Verdict screen_request(const http::request_header<>& head, const ScreenPolicy& p
     if (auto refused = check_token(head, policy.access_token)) return *refused;
   }
   auto route = route_request_target(target);
+  if (!route && policy.has_site && !target.starts_with("/tb/")) return ToSite{};
   if (!route) {
     return refuse(http::status::not_found,
                   "This proxy serves only /tb/<application id>/, the TensorBoard of each of your jobs.");

@@ -77,6 +77,17 @@ void check_request(std::string_view bytes, const spindle::tbproxy::ScreenPolicy&
     require(!answer->sentence.empty());
     return;
   }
+  if (std::holds_alternative<spindle::tbproxy::ToSite>(verdict)) {
+    // Only what no job's TensorBoard owns goes to the site, and only past the token.
+    require(policy.has_site);
+    require(!view(head.target()).starts_with("/tb/"));
+    if (!policy.access_token.empty()) {
+      const auto authorization = view(head[http::field::authorization]);
+      require(authorization.find(policy.access_token) != std::string_view::npos ||
+              view(head[http::field::cookie]).find(policy.access_token) != std::string_view::npos);
+    }
+    return;
+  }
   const auto& route = std::get<Forward>(verdict).route;
   require(head.method() == http::verb::get || head.method() == http::verb::head || head.method() == http::verb::post);
   require(view(head.target()).starts_with("/tb/" + route.application_id));
@@ -153,11 +164,12 @@ void check_response(std::string_view bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   spindle::tbproxy::ScreenPolicy policy;
-  // The first byte picks the policy, so both kinds of proxy are covered.
+  // The first byte picks the policy, so every kind of proxy is covered.
   if (data[0] & 1) {
     policy.access_token = "t0ken";
     policy.loopback_hosts_only = false;
   }
+  policy.has_site = (data[0] & 2) != 0;
   policy.max_body_bytes = 64 * 1024;
   const std::string_view bytes(reinterpret_cast<const char*>(data + 1), size - 1);
   check_request(bytes, policy);

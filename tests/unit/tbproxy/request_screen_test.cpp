@@ -67,7 +67,7 @@ TEST(Screen, TokenRedirectKeepsTheRestOfTheQuery) {
   const auto& answer = answer_of(verdict);
   EXPECT_EQ(answer.status, http::status::found);
   EXPECT_EQ(answer.location, "/tb/application_1_0001/");
-  EXPECT_EQ(answer.set_cookie, "spindle_tb_token=abc; Path=/; HttpOnly; SameSite=Lax");
+  EXPECT_EQ(answer.set_cookie, "spindle_tb_token=abc; Path=/; HttpOnly; SameSite=Strict");
   // A prefix of the token is not the token.
   EXPECT_EQ(answer_of(screen_request(head(http::verb::get, "/tb/application_1_0001/?token=ab"), policy)).status,
             http::status::forbidden);

@@ -21,6 +21,9 @@ struct ScreenPolicy {
   // Without a token only Host names of this machine's loopback are served,
   // so a web page cannot reach the proxy by rebinding its own domain to it.
   bool loopback_hosts_only = true;
+  // Targets outside /tb/ go to the local site (see local_site.h) instead of
+  // being answered 404.
+  bool has_site = false;
   std::uint64_t max_body_bytes = 8 * 1024 * 1024;
 };
 
@@ -28,6 +31,9 @@ struct ScreenPolicy {
 struct Forward {
   ProxyRoute route;
 };
+
+// The local site answers the request.
+struct ToSite {};
 
 // The proxy answers the request itself.
 struct Answer {
@@ -38,10 +44,11 @@ struct Answer {
   std::string allow;       // for 405
 };
 
-using Verdict = std::variant<Forward, Answer>;
+using Verdict = std::variant<Forward, Answer, ToSite>;
 
 // Decides from the head alone: the method, the target, framing, Host, the
-// token and the body's declared size.
+// token and the body's declared size. Programs (not browsers) may give the
+// token as "Authorization: Bearer <token>" instead of the cookie.
 Verdict screen_request(const http::request_header<>& head, const ScreenPolicy& policy);
 
 // The name of the cookie that carries the access token.

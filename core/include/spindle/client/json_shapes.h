@@ -1,0 +1,20 @@
+#pragma once
+
+// The JSON shapes the CLI's --json output and the dashboard's API share, so
+// both say the same thing in the same words.
+
+#include <nlohmann/json.hpp>
+
+#include "spindle/client/history_store.h"
+#include "spindle/yarn/cluster_types.h"
+
+namespace spindle::client {
+
+// A job of the history (list --json, history --json, GET /api/v1/jobs).
+nlohmann::ordered_json history_entry_json(const JobHistoryEntry& job);
+nlohmann::ordered_json resources_json(const yarn::Resources& resources);
+nlohmann::ordered_json node_json(const yarn::NodeInfo& node);
+// The queue and every queue under it.
+nlohmann::ordered_json queue_json(const yarn::QueueInfo& queue);
+
+}  // namespace spindle::client

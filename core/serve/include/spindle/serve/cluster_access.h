@@ -1,0 +1,56 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spindle/core/result.h"
+#include "spindle/tbproxy/upstream.h"
+#include "spindle/yarn/hadoop_configuration.h"
+
+namespace spindle::serve {
+
+// An answer of the API: an HTTP status and its JSON body. Refusals carry
+// {"error": "<one sentence>"} and, for specs, "problems".
+struct ApiReply {
+  int status = 200;
+  nlohmann::ordered_json body = nlohmann::ordered_json::object();
+};
+
+ApiReply refusal(int status, std::string sentence);
+
+// What the dashboard asks of the cluster and of this user's history, one
+// blocking call each, called from the server's worker threads. The server
+// acts as the user who runs it, with that user's tokens: a job of somebody
+// else is refused (403), never shown or killed with the server's powers.
+class ClusterAccess {
+ public:
+  virtual ~ClusterAccess() = default;
+  // Who the server acts as, and for which cluster.
+  virtual ApiReply session() = 0;
+  virtual ApiReply jobs(bool include_finished, const std::string& search) = 0;
+  // The job, its tasks (live while it runs, else as last seen), its links.
+  virtual ApiReply job(const std::string& application_id) = 0;
+  virtual ApiReply spec(const std::string& application_id) = 0;
+  // Training scalars and container use newer than `after_wall_time` (seconds).
+  virtual ApiReply metrics(const std::string& application_id, double after_wall_time) = 0;
+  // One log file of one task from byte `offset` on, with the file's size.
+  virtual ApiReply logs(const std::string& application_id, const std::string& task, const std::string& file,
+                        std::uint64_t offset) = 0;
+  virtual ApiReply kill(const std::string& application_id) = 0;
+  virtual ApiReply cluster() = 0;
+  virtual ApiReply validate(const std::string& spec_text) = 0;
+  virtual ApiReply submit(const std::string& spec_text) = 0;
+  // The TensorBoards the dashboard embeds: those of this user's jobs.
+  virtual tbproxy::UpstreamResolver tensorboards() = 0;
+};
+
+// The real thing: the cluster of the configuration (asked on first use),
+// the history store and the job records of this machine.
+std::shared_ptr<ClusterAccess> yarn_cluster_access(std::function<Result<yarn::HadoopConfiguration>()> configuration);
+
+}  // namespace spindle::serve

@@ -1,0 +1,60 @@
+#include "spindle/serve/dashboard.h"
+
+#include "dashboard_site.h"
+#include "spindle/tbproxy/proxy_server.h"
+
+namespace spindle::serve {
+namespace {
+
+class RunningDashboard final : public Dashboard {
+ public:
+  RunningDashboard(std::shared_ptr<DashboardSite> site, std::unique_ptr<tbproxy::ProxyServer> server, std::string token)
+      : site_(std::move(site)), server_(std::move(server)), token_(std::move(token)) {}
+  ~RunningDashboard() override { stop(); }
+
+  std::uint16_t port() const override { return server_->port(); }
+  const std::string& access_token() const override { return token_; }
+  void stop() override {
+    // Waiting polls are answered first, so that closing finds no one waiting.
+    site_->stop();
+    server_->stop();
+  }
+
+ private:
+  std::shared_ptr<DashboardSite> site_;
+  std::unique_ptr<tbproxy::ProxyServer> server_;
+  std::string token_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Dashboard>> Dashboard::start(DashboardOptions options, std::shared_ptr<ClusterAccess> cluster) {
+  if (!tbproxy::is_loopback_address(options.bind_address)) {
+    return Error{"spindle serve listens only on this machine's loopback (" + options.bind_address +
+                 " is not one): it speaks clear HTTP, so reach it from elsewhere through ssh -L " +
+                 "PORT:127.0.0.1:PORT, which encrypts the way"};
+  }
+  if (options.access_token.empty()) {
+    auto made = tbproxy::make_access_token();
+    if (!made) return made.error();
+    options.access_token = std::move(*made);
+  }
+  auto site =
+      std::make_shared<DashboardSite>(cluster, options.refresh_interval, options.longest_wait, options.worker_threads);
+  tbproxy::ProxyOptions proxy;
+  proxy.bind_address = options.bind_address;
+  proxy.port = options.port;
+  proxy.access_token = options.access_token;
+  proxy.threads = 2;
+  proxy.max_request_body_bytes = 1024 * 1024;
+  proxy.site = site;
+  auto server = tbproxy::ProxyServer::start(std::move(proxy), cluster->tensorboards());
+  if (!server) {
+    site->stop();
+    return server.error();
+  }
+  return std::unique_ptr<Dashboard>(
+      std::make_unique<RunningDashboard>(std::move(site), std::move(*server), options.access_token));
+}
+
+}  // namespace spindle::serve

@@ -1,0 +1,410 @@
+// The dashboard's window on the cluster: the same client library the CLI
+// and the desktop app use, one connection kept per job a browser looks at.
+
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "spindle/client/container_logs.h"
+#include "spindle/client/hdfs_log_files.h"
+#include "spindle/client/history_store.h"
+#include "spindle/client/job_actions.h"
+#include "spindle/client/job_connection.h"
+#include "spindle/client/json_shapes.h"
+#include "spindle/client/submit.h"
+#include "spindle/client/tensorboard_lookup.h"
+#include "spindle/client/will_it_fit.h"
+#include "spindle/core/spec_parser.h"
+#include "spindle/core/version.h"
+#include "spindle/serve/cluster_access.h"
+#include "spindle/yarn/application_client.h"
+#include "spindle/yarn/cluster_identity.h"
+
+namespace spindle::serve {
+
+using json = nlohmann::ordered_json;
+
+ApiReply refusal(int status, std::string sentence) {
+  return {status, json{{"error", std::move(sentence)}}};
+}
+
+namespace {
+
+ApiReply cluster_refusal(const Error& error) {
+  return refusal(error.kind == Error::Kind::not_found ? 404 : 502, error.message);
+}
+
+json problems_json(const Diagnostics& diagnostics) {
+  json out = json::array();
+  for (const auto& problem : diagnostics) {
+    out.push_back({{"line", problem.line},
+                   {"column", problem.column},
+                   {"field", problem.field},
+                   {"message", problem.message},
+                   {"sentence", problem.to_string()}});
+  }
+  return out;
+}
+
+Result<JobSpec, Diagnostics> parse_browser_spec(const std::string& text) {
+  SpecParseOptions options;
+  options.source_name = "spec";
+  return parse_job_spec(text, options);
+}
+
+// What the server keeps of one job a browser follows.
+struct FollowedJob {
+  std::mutex mutex;
+  std::optional<client::JobConnection> connection;
+  std::optional<client::ContainerLogs> logs;
+  std::optional<client::JobLogDirectory> scalars;
+  bool scalars_opened = false;
+  std::string owner;
+};
+
+class YarnClusterAccess final : public ClusterAccess {
+ public:
+  explicit YarnClusterAccess(std::function<Result<yarn::HadoopConfiguration>()> configuration)
+      : read_configuration_(std::move(configuration)) {}
+
+  ApiReply session() override {
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(503, configuration.error().message);
+    return {200, json{{"user", user_}, {"version", version}, {"api", "v1"}}};
+  }
+
+  ApiReply jobs(bool include_finished, const std::string& search) override {
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(503, configuration.error().message);
+    std::lock_guard lock(history_mutex_);
+    auto history = this->history();
+    if (!history) return refusal(500, history.error().message);
+    yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
+    json out{{"cluster_problem", nullptr}, {"jobs", json::array()}};
+    std::set<std::string> forgotten;
+    if (auto refreshed = client::refresh_history_from_cluster(**history, client, include_finished)) {
+      forgotten = std::move(*refreshed);
+    } else {
+      out["cluster_problem"] = "The cluster could not be asked; this is the history only: " + refreshed.error().message;
+    }
+    auto jobs = (*history)->jobs(client::JobFilter{include_finished, search, 500});
+    if (!jobs) return refusal(500, jobs.error().message);
+    for (const auto& job : *jobs) {
+      if (!user_.empty() && !job.user.empty() && job.user != user_) continue;
+      auto entry = client::history_entry_json(job);
+      if (forgotten.contains(job.application_id)) entry["state"] = "unknown";
+      out["jobs"].push_back(std::move(entry));
+    }
+    return {200, std::move(out)};
+  }
+
+  ApiReply job(const std::string& application_id) override {
+    auto followed = follow(application_id);
+    if (!followed) return *followed.error_reply;
+    auto& job = *followed.job;
+    std::lock_guard lock(job.mutex);
+    auto& connection = *job.connection;
+    auto report = connection.report();
+    if (!report) return cluster_refusal(report.error());
+    if (auto refused = check_owner(application_id, report->user)) return *refused;
+    json out;
+    json entry{{"application_id", application_id},
+               {"name", report->name},
+               {"user", report->user},
+               {"queue", report->queue},
+               {"state", client::history_state(report->state, report->final_status)},
+               {"diagnostics", report->diagnostics},
+               {"tracking_url", report->tracking_url},
+               {"started_ms", report->start_time},
+               {"finished_ms", report->finish_time}};
+    out["job"] = std::move(entry);
+    const auto status = connection.last_status();
+    out["status"] = status ? json::parse(to_json(*status)) : json(nullptr);
+    bool has_tensorboard = status && !status->tensorboard_address.empty();
+    if (status) {
+      for (const auto& task : status->tasks) has_tensorboard |= task.task.starts_with("tensorboard:");
+    }
+    out["tensorboard"] = has_tensorboard ? json("/tb/" + application_id + "/") : json(nullptr);
+    out["newest_point"] = poll_scalars(job, application_id);
+    if (auto* history = connection.history()) {
+      if (auto run = history->tracking_run(application_id); run && run->has_value()) out["mlflow_run"] = (*run)->url();
+    }
+    return {200, std::move(out)};
+  }
+
+  ApiReply spec(const std::string& application_id) override {
+    std::lock_guard lock(history_mutex_);
+    auto history = this->history();
+    if (!history) return refusal(500, history.error().message);
+    auto job = (*history)->job(application_id);
+    if (!job) return refusal(500, job.error().message);
+    if (!job->has_value() || (*job)->spec_yaml.empty()) {
+      return refusal(404, "This machine keeps no spec of " + application_id + "; only jobs submitted here have one.");
+    }
+    if (!user_.empty() && !(*job)->user.empty() && (*job)->user != user_)
+      return not_yours(application_id, (*job)->user);
+    return {200, json{{"spec", (*job)->spec_yaml}}};
+  }
+
+  ApiReply metrics(const std::string& application_id, double after_wall_time) override {
+    if (auto refused = check_known_owner(application_id)) return *refused;
+    std::lock_guard lock(history_mutex_);
+    auto history = this->history();
+    if (!history) return refusal(500, history.error().message);
+    auto points = (*history)->metrics(application_id);
+    if (!points) return refusal(500, points.error().message);
+    json out = json::array();
+    for (const auto& point : *points) {
+      if (point.wall_time <= after_wall_time) continue;
+      out.push_back({{"source", point.source},
+                     {"run", point.run},
+                     {"tag", point.tag},
+                     {"step", point.step},
+                     {"wall_time", point.wall_time},
+                     {"value", point.value}});
+    }
+    return {200, json{{"points", std::move(out)}}};
+  }
+
+  ApiReply logs(const std::string& application_id, const std::string& task, const std::string& file,
+                std::uint64_t offset) override {
+    auto followed = follow(application_id);
+    if (!followed) return *followed.error_reply;
+    auto& job = *followed.job;
+    std::lock_guard lock(job.mutex);
+    if (auto refused = check_owner(application_id, job.owner)) return *refused;
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(503, configuration.error().message);
+    if (!job.logs) {
+      auto opened = client::ContainerLogs::open(*configuration, application_id);
+      if (!opened) return cluster_refusal(opened.error());
+      job.logs.emplace(std::move(*opened));
+    }
+    auto place = job.logs->place();
+    if (!place) return cluster_refusal(place.error());
+    if (*place == client::LogPlace::aggregating || *place == client::LogPlace::not_kept) {
+      return refusal(503, job.logs->place_sentence(*place));
+    }
+    client::LogContainer container;
+    if (task == "master") {
+      auto masters = job.logs->master_containers();
+      if (!masters || masters->empty()) {
+        return refusal(404, "The application master's container of " + application_id + " is not known yet.");
+      }
+      container = masters->back();
+    } else {
+      const auto status = job.connection->last_status();
+      const TaskStatus* found = nullptr;
+      if (status) {
+        for (const auto& one : status->tasks) {
+          if (one.task == task) found = &one;
+        }
+      }
+      if (!found) {
+        return refusal(404, "\"" + task + "\" is not a task of " + application_id +
+                                "; tasks are named type:index, such as worker:0, or master.");
+      }
+      if (found->container.empty()) return refusal(404, task + " has no container yet, so it has no logs.");
+      container = {found->task, found->container, found->node, found->node_http_address};
+    }
+    auto read = job.logs->read(container, {file});
+    if (!read) return cluster_refusal(read.error());
+    if (read->empty()) return refusal(404, task + " has no log file " + file + ".");
+    const auto& text = read->front().contents;
+    const auto from = std::min<std::uint64_t>(offset, text.size());
+    return {200, json{{"task", task},
+                      {"file", file},
+                      {"container", container.container},
+                      {"offset", from},
+                      {"size", text.size()},
+                      {"aggregated", read->front().aggregated},
+                      {"text", text.substr(from)}}};
+  }
+
+  ApiReply kill(const std::string& application_id) override {
+    auto followed = follow(application_id);
+    if (!followed) return *followed.error_reply;
+    auto& job = *followed.job;
+    std::lock_guard lock(job.mutex);
+    if (auto refused = check_owner(application_id, job.owner)) return *refused;
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(503, configuration.error().message);
+    auto killed = client::kill_job(*job.connection, *configuration, "killed by its owner in spindle serve");
+    if (!killed) return cluster_refusal(killed.error());
+    if (!killed->finished) {
+      return refusal(504, "The ResourceManager took the kill of " + application_id + ", but it is still " +
+                              killed->state + "; look again in a moment.");
+    }
+    return {200, json{{"application_id", application_id},
+                      {"state", killed->state},
+                      {"removed_staging", killed->removed_staging}}};
+  }
+
+  ApiReply cluster() override {
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(503, configuration.error().message);
+    yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
+    auto state = client::read_cluster_state(client);
+    if (!state) return cluster_refusal(state.error());
+    json nodes = json::array();
+    for (const auto& node : state->nodes) nodes.push_back(client::node_json(node));
+    return {200, json{{"nodes", std::move(nodes)}, {"queues", client::queue_json(state->root)}}};
+  }
+
+  ApiReply validate(const std::string& spec_text) override {
+    auto spec = parse_browser_spec(spec_text);
+    if (!spec) return {200, json{{"valid", false}, {"problems", problems_json(spec.error())}}};
+    json out{{"valid", true}, {"problems", json::array()}, {"name", spec->name}};
+    auto configuration = this->configuration();
+    if (!configuration) {
+      out["fit_problem"] = configuration.error().message;
+      return {200, std::move(out)};
+    }
+    yarn::ApplicationClient client(yarn::ApplicationClient::options_for(client::with_login(*configuration, *spec)));
+    auto state = client::read_cluster_state(client);
+    if (!state) {
+      out["fit_problem"] = "The cluster could not be asked whether the job fits: " + state.error().message;
+      return {200, std::move(out)};
+    }
+    const auto fit = client::will_it_fit(*spec, *state);
+    json sentences = json::array();
+    for (const auto& type : fit.types) sentences.push_back(type.sentence);
+    out["fit"] = {{"fits_now", fit.fits_now()},
+                  {"can_ever_fit", fit.can_ever_fit()},
+                  {"sentences", std::move(sentences)},
+                  {"warnings", fit.warnings}};
+    return {200, std::move(out)};
+  }
+
+  ApiReply submit(const std::string& spec_text) override {
+    auto spec = parse_browser_spec(spec_text);
+    if (!spec) {
+      ApiReply reply = refusal(400, "The spec has mistakes; nothing was submitted.");
+      reply.body["problems"] = problems_json(spec.error());
+      return reply;
+    }
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(503, configuration.error().message);
+    client::SubmitOptions options;
+    auto submitted = client::submit_job(*spec, client::with_login(*configuration, *spec), options);
+    if (!submitted) {
+      return refusal(submitted.error().kind == client::SubmitError::Kind::bad_input ? 400 : 502,
+                     submitted.error().message);
+    }
+    return {201, json{{"application_id", submitted->application_id}}};
+  }
+
+  tbproxy::UpstreamResolver tensorboards() override {
+    return client::submitted_jobs_tensorboards([this] { return configuration(); });
+  }
+
+ private:
+  struct Followed {
+    FollowedJob* job = nullptr;
+    std::optional<ApiReply> error_reply;
+    explicit operator bool() const { return job != nullptr; }
+  };
+
+  Result<yarn::HadoopConfiguration> configuration() {
+    std::lock_guard lock(configuration_mutex_);
+    if (!configuration_) {
+      auto read = read_configuration_();
+      if (!read) return read.error();
+      configuration_ = std::move(*read);
+      if (auto user = yarn::cluster_user(*configuration_)) user_ = *user;
+    }
+    return *configuration_;
+  }
+
+  Result<client::HistoryStore*> history() {
+    if (!history_) {
+      auto opened = client::HistoryStore::open();
+      if (!opened) return opened.error();
+      history_.emplace(std::move(*opened));
+    }
+    return &*history_;
+  }
+
+  Followed follow(const std::string& application_id) {
+    auto configuration = this->configuration();
+    if (!configuration) return {nullptr, refusal(503, configuration.error().message)};
+    std::lock_guard lock(jobs_mutex_);
+    auto& slot = followed_[application_id];
+    if (!slot) {
+      auto opened = client::JobConnection::open(*configuration, application_id);
+      if (!opened) return {nullptr, cluster_refusal(opened.error())};
+      auto report = opened->report();
+      if (!report) return {nullptr, cluster_refusal(report.error())};
+      slot = std::make_unique<FollowedJob>();
+      slot->owner = report->user;
+      slot->connection.emplace(std::move(*opened));
+    }
+    return {slot.get(), std::nullopt};
+  }
+
+  ApiReply not_yours(const std::string& application_id, const std::string& owner) const {
+    return refusal(403, application_id + " belongs to " + owner + "; this server acts for " + user_ +
+                            " and shows and kills only " + user_ + "'s jobs.");
+  }
+
+  std::optional<ApiReply> check_owner(const std::string& application_id, const std::string& owner) const {
+    if (user_.empty() || owner.empty() || owner == user_) return std::nullopt;
+    return not_yours(application_id, owner);
+  }
+
+  std::optional<ApiReply> check_known_owner(const std::string& application_id) {
+    auto followed = follow(application_id);
+    if (!followed) return followed.error_reply;
+    return check_owner(application_id, followed.job->owner);
+  }
+
+  // New training scalars of the job's event files go into the history; the
+  // newest point's time, so that a change shows in the job's answer.
+  double poll_scalars(FollowedJob& job, const std::string& application_id) {
+    auto* history = job.connection->history();
+    if (!history) return 0;
+    if (!job.scalars_opened) {
+      job.scalars_opened = true;
+      if (auto entry = history->job(application_id); entry && entry->has_value() && !(*entry)->spec_yaml.empty()) {
+        SpecParseOptions options;
+        options.check_files = false;
+        if (auto spec = parse_job_spec((*entry)->spec_yaml, options); spec && !spec->output.empty()) {
+          if (auto directory = client::JobLogDirectory::open(spec->output)) job.scalars.emplace(std::move(*directory));
+        }
+      }
+    }
+    if (job.scalars) {
+      if (auto update = job.scalars->poll()) {
+        std::vector<client::MetricPoint> points;
+        for (const auto& run : update->runs) {
+          for (const auto& point : run.points) {
+            points.push_back({"tfevents", run.run, point.tag, point.step, point.wall_time, point.value});
+          }
+        }
+        if (!points.empty()) (void)history->record_metrics(application_id, points);
+      }
+    }
+    double newest = 0;
+    if (auto points = history->metrics(application_id)) {
+      for (const auto& point : *points) newest = std::max(newest, point.wall_time);
+    }
+    return newest;
+  }
+
+  std::function<Result<yarn::HadoopConfiguration>()> read_configuration_;
+  std::mutex configuration_mutex_;
+  std::optional<yarn::HadoopConfiguration> configuration_;
+  std::string user_;
+  std::mutex history_mutex_;
+  std::optional<client::HistoryStore> history_;
+  std::mutex jobs_mutex_;
+  std::map<std::string, std::unique_ptr<FollowedJob>> followed_;
+};
+
+}  // namespace
+
+std::shared_ptr<ClusterAccess> yarn_cluster_access(std::function<Result<yarn::HadoopConfiguration>()> configuration) {
+  return std::make_shared<YarnClusterAccess>(std::move(configuration));
+}
+
+}  // namespace spindle::serve

@@ -1,0 +1,334 @@
+"""`spindle serve` in a real browser (Debian's headless Chromium, driven
+through ChromeDriver's WebDriver protocol) against the local YARN of
+tests/yarn-cluster, with a real job: the spec is checked and submitted in the
+page, its containers turn running without a reload, a task's log is
+followed, the charts hold exactly the points TensorBoard reads, its
+TensorBoard opens inside the page, and the job is killed from it. Also the
+server's refusals: no token, another user's job, cross-site requests.
+
+Run by ctest with SPINDLE_CLI, HADOOP_CONF_DIR, SPINDLE_SOURCE_DIR,
+SPINDLE_STATE_DIR, SPINDLE_DATA_DIR and SPINDLE_SCREENSHOT_DIR set."""
+
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
+
+SPINDLE = os.environ["SPINDLE_CLI"]
+SOURCE = os.environ["SPINDLE_SOURCE_DIR"]
+SCREENSHOTS = os.environ.get("SPINDLE_SCREENSHOT_DIR", tempfile.gettempdir())
+
+SPEC = """\
+name: dashboard-job
+queue: default
+files:
+  write_scalar_events.py: {source}/tests/python/write_scalar_events.py
+env:
+  TF_CPP_MIN_LOG_LEVEL: "2"
+output: {output}
+tasks:
+  chief:
+    memory: 1 GiB
+    command: echo dashboard-log-line && python write_scalar_events.py "$DTF_OUTPUT_PATH" --steps 50 && sleep 600
+  tensorboard:
+    memory: 1 GiB
+"""
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def request(url, data=None, headers=None, method=None):
+    """(status, headers, body) whatever the status."""
+    call = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(call, timeout=120) as answer:
+            return answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def wait_for(what, check, seconds=180, every=0.25):
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("waited %d s for %s" % (seconds, what))
+        time.sleep(every)
+
+
+class Browser:
+    """Headless Chromium through ChromeDriver (W3C WebDriver over HTTP)."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.driver = subprocess.Popen(["chromedriver", "--port=%d" % self.port],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for("chromedriver", lambda: self.alive(), seconds=30)
+        self.profile = tempfile.mkdtemp(prefix="spindle-chromium-")
+        answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                "--user-data-dir=" + self.profile, "--lang=en-US"]}}}})
+        self.session = answer["value"]["sessionId"]
+
+    def alive(self):
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d/status" % self.port, timeout=2) as answer:
+                return json.load(answer)["value"]["ready"]
+        except OSError:
+            return False
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        call = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data, method=method,
+                                      headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(call, timeout=120) as answer:
+                return json.load(answer)
+        except urllib.error.HTTPError as error:
+            raise AssertionError("WebDriver %s %s: %s" % (method, path, error.read().decode()))
+
+    def session_call(self, method, path, body=None):
+        return self.call(method, "/session/%s%s" % (self.session, path), body)["value"]
+
+    def open(self, url):
+        self.session_call("POST", "/url", {"url": url})
+
+    def run(self, script, *args):
+        return self.session_call("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def screenshot(self, name):
+        png = base64.b64decode(self.session_call("GET", "/screenshot"))
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        with open(os.path.join(SCREENSHOTS, "serve-" + name + ".png"), "wb") as out:
+            out.write(png)
+
+    def close(self):
+        try:
+            self.call("DELETE", "/session/" + self.session)
+        finally:
+            self.driver.terminate()
+            self.driver.wait(30)
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class DashboardInBrowser(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.mkdtemp(prefix="spindle-serve-test-")
+        os.chmod(self.directory, 0o755)
+        self.server = subprocess.Popen([SPINDLE, "serve"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.url = self.server.stdout.readline().strip()
+        self.assertIn("?token=", self.url, self.server.stderr.read() if not self.url else self.url)
+        parts = urllib.parse.urlsplit(self.url)
+        self.base = "%s://%s" % (parts.scheme, parts.netloc)
+        self.token = urllib.parse.parse_qs(parts.query)["token"][0]
+        self.jobs = []
+
+    def tearDown(self):
+        for job in self.jobs:
+            subprocess.run([SPINDLE, "kill", job], capture_output=True, timeout=120)
+        self.server.terminate()
+        self.server.wait(60)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def api(self, path, data=None, headers=None):
+        headers = dict(headers or {})
+        headers.setdefault("Authorization", "Bearer " + self.token)
+        status, _, body = request(self.base + "/api/v1/" + path, data=data, headers=headers,
+                                  method="POST" if data is not None else None)
+        return status, json.loads(body or b"{}")
+
+    def test_refusals_without_the_token_across_sites_and_for_another_users_job(self):
+        status, _, body = request(self.base + "/api/v1/jobs")
+        self.assertEqual(status, 401, body)
+        status, _, _ = request(self.base + "/api/v1/jobs", headers={"Authorization": "Bearer " + "0" * 64})
+        self.assertEqual(status, 403)
+        # A page of another site may neither post a form here nor script one.
+        status, answer = self.api("submit", data=b"name: x", headers={"Content-Type": "text/plain"})
+        self.assertEqual(status, 403, answer)
+        self.assertIn("X-Spindle-Request", answer["error"])
+        status, answer = self.api("submit", data=b"name: x",
+                                  headers={"X-Spindle-Request": "1", "Origin": "http://evil.example"})
+        self.assertEqual(status, 403, answer)
+        self.assertIn("evil.example", answer["error"])
+        status, answer = self.api("submit", data=b"name: x",
+                                  headers={"X-Spindle-Request": "1", "Sec-Fetch-Site": "cross-site"})
+        self.assertEqual(status, 403, answer)
+        # The page itself: strict policy, and no framing by anyone.
+        status, headers, _ = request(self.base + "/", headers={"Authorization": "Bearer " + self.token})
+        self.assertEqual(status, 200)
+        policy = headers["Content-Security-Policy"]
+        self.assertIn("script-src 'self'", policy)
+        self.assertIn("frame-ancestors 'none'", policy)
+        # A job of another user is neither shown nor killed.
+        env = dict(os.environ, HADOOP_USER_NAME="someone-else")
+        submitted = subprocess.run([SPINDLE, "submit", "-r", "worker:1", "--", "sleep", "120"], env=env,
+                                   capture_output=True, text=True, timeout=300)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        other = submitted.stdout.split()[-1]
+        try:
+            for path, data in (("jobs/" + other, None), ("jobs/" + other + "/kill", b"")):
+                status, answer = self.api(path, data=data, headers={"X-Spindle-Request": "1"})
+                self.assertEqual(status, 403, answer)
+                self.assertIn("belongs to someone-else", answer["error"])
+            status, answer = self.api("jobs")
+            self.assertEqual(status, 200)
+            self.assertNotIn(other, [job["application_id"] for job in answer["jobs"]])
+        finally:
+            subprocess.run([SPINDLE, "kill", other], env=env, capture_output=True, timeout=120)
+
+    def test_a_job_submitted_followed_charted_and_killed_in_the_browser(self):
+        browser = Browser()
+        try:
+            self.run_job_in(browser)
+        finally:
+            browser.close()
+
+    def wait_page(self, browser, view):
+        wait_for("the %s page" % view, lambda: browser.run("return document.body.dataset.ready") == view, 60)
+
+    def both_themes(self, browser, name):
+        for theme in ("light", "dark"):
+            if browser.run("return document.documentElement.dataset.theme") != theme:
+                browser.run("document.getElementById('theme').click()")
+                time.sleep(0.5)
+            browser.screenshot("%s-%s" % (name, theme))
+
+    def run_job_in(self, browser):
+        browser.open(self.url)
+        self.wait_page(browser, "jobs")
+        # The token went into a cookie; the address no longer carries it.
+        self.assertNotIn("token=", browser.run("return location.href"))
+        self.both_themes(browser, "jobs")
+
+        # Submit: the spec is checked beside the text, then submitted.
+        spec = SPEC.format(source=SOURCE, output=os.path.join(self.directory, "output"))
+        browser.open(self.base + "/#/submit")
+        self.wait_page(browser, "submit")
+        browser.run("const box = document.getElementById('spec-text'); box.value = arguments[0] + 'tasks: 3\\n';"
+                    "box.dispatchEvent(new Event('input'))", spec)
+        problems = wait_for("the spec's problems", lambda: browser.run(
+            "const list = document.getElementById('problems'); return list && list.innerText"), 30)
+        self.assertIn("tasks", problems)
+        browser.run("const box = document.getElementById('spec-text'); box.value = arguments[0];"
+                    "box.dispatchEvent(new Event('input'))", spec)
+        wait_for("the spec judged valid", lambda: browser.run("return !!document.getElementById('valid')"), 60)
+        fit = browser.run("return document.getElementById('verdict').innerText")
+        self.assertIn("chief: fits now", fit)
+        self.both_themes(browser, "submit")
+        browser.run("document.getElementById('submit').click()")
+        hash_ = wait_for("the job's page", lambda: (lambda h: h.startswith("#/job/") and h)(
+            browser.run("return location.hash")), 120)
+        job = hash_.split("/")[2]
+        self.jobs.append(job)
+        self.wait_page(browser, "job")
+
+        # Containers turn running while the page stays open.
+        version_before = browser.run("return Number(document.body.dataset.version || 0)")
+        seen = set()
+
+        def running():
+            phases = browser.run("return Array.from(document.querySelectorAll('#containers tr[data-task]'))"
+                                 ".map(row => row.dataset.task + '=' + row.querySelector('[data-phase]').dataset.phase)")
+            seen.update(phases or [])
+            return phases and all(p.endswith("=running") for p in phases) and len(phases) == 2
+
+        wait_for("both containers running", running, 240)
+        self.assertGreater(browser.run("return Number(document.body.dataset.version || 0)"), version_before)
+        self.assertIn("chief:0=running", seen)
+        self.both_themes(browser, "job")
+
+        # Follow the chief's log.
+        browser.open(self.base + "/#/job/%s/logs/chief:0" % job)
+        self.wait_page(browser, "job")
+        browser.run("const choice = document.getElementById('log-file'); choice.value = 'stdout';"
+                    "choice.dispatchEvent(new Event('change'))")
+        wait_for("the chief's log line", lambda: "dashboard-log-line" in (
+            browser.run("return document.getElementById('log').textContent") or ""), 120)
+        self.both_themes(browser, "logs")
+
+        # Charts hold what TensorBoard reads, point for point.
+        browser.open(self.base + "/#/job/%s/charts" % job)
+        self.wait_page(browser, "job")
+
+        def charted():
+            points = browser.run("return (window.spindleCharts ? window.spindleCharts.points : [])"
+                                 ".filter(p => p.source === 'tfevents')")
+            by_series = {}
+            for point in points:
+                by_series.setdefault((point["run"], point["tag"]), {})[point["step"]] = point["value"]
+            full = [key for key, steps in by_series.items() if len(steps) == 50]
+            return len(full) == 4 and by_series
+
+        series = wait_for("50 points of loss and accuracy in both runs", charted, 300, every=1)
+        for (run, tag), steps in series.items():
+            def tensorboard_reading():
+                status, _, body = request(
+                    self.base + "/tb/%s/data/plugin/scalars/scalars?run=%s&tag=%s" % (job, run, tag),
+                    headers={"Authorization": "Bearer " + self.token})
+                # 502 while TensorBoard starts; then it may still be loading the files.
+                if status != 200:
+                    return None
+                points = json.loads(body)
+                return len(points) == len(steps) and points
+
+            read = {step: value for _, step, value in wait_for("TensorBoard's reading of %s/%s" % (run, tag),
+                                                               tensorboard_reading, 180, every=1)}
+            self.assertEqual(sorted(read), sorted(steps), (run, tag))
+            for step, value in read.items():
+                self.assertAlmostEqual(steps[step], value, places=5, msg=(run, tag, step))
+        drawn = browser.run("return document.querySelectorAll('.chart canvas').length")
+        self.assertGreaterEqual(drawn, 2)
+        self.both_themes(browser, "charts")
+
+        # TensorBoard inside the page, through the same server.
+        browser.open(self.base + "/#/job/%s/tensorboard" % job)
+        self.wait_page(browser, "job")
+        wait_for("TensorBoard in its frame", lambda: browser.run(
+            "const frame = document.getElementById('tensorboard');"
+            "return !!(frame && frame.contentDocument && frame.contentDocument.querySelector('tf-tensorboard, tb-webapp'))"),
+            120, every=1)
+        time.sleep(3)
+        self.both_themes(browser, "tensorboard")
+
+        # The cluster view.
+        browser.open(self.base + "/#/cluster")
+        self.wait_page(browser, "cluster")
+        nodes = browser.run("return document.querySelectorAll('#nodes tr[data-node]').length")
+        self.assertGreaterEqual(nodes, 2)
+        self.both_themes(browser, "cluster")
+
+        # German.
+        browser.run("document.getElementById('language').click()")
+        wait_for("German words", lambda: browser.run("return document.querySelector('[data-nav=submit]').textContent")
+                 == "Starten", 10)
+        browser.screenshot("cluster-de")
+        browser.run("document.getElementById('language').click()")
+
+        # Kill from the job's page.
+        browser.open(self.base + "/#/job/%s" % job)
+        self.wait_page(browser, "job")
+        browser.run("window.confirm = () => true; document.getElementById('kill').click()")
+        wait_for("the job killed", lambda: self.api("jobs/" + job)[1].get("job", {}).get("state") == "killed", 120)
+        wait_for("the page saying so", lambda: "killed" in browser.run(
+            "return document.querySelector('.toolbar .state').textContent"), 30)
+        self.jobs.remove(job)
+
+
+if __name__ == "__main__":
+    unittest.main()
