@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -20,7 +21,18 @@ struct ServeOptions {
   bool token_from_environment = false;
 };
 
+// Every browser holds a long poll open, so the soft limit of open files
+// (often 1,024) is raised to the hard one.
+void allow_many_connections() {
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    (void)setrlimit(RLIMIT_NOFILE, &files);
+  }
+}
+
 int run_serve(const ServeOptions& options) {
+  allow_many_connections();
   auto configuration = yarn::HadoopConfiguration::from_environment();
   if (!configuration) {
     std::cerr << configuration.error().message << '\n';

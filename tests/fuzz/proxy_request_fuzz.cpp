@@ -82,9 +82,12 @@ void check_request(std::string_view bytes, const spindle::tbproxy::ScreenPolicy&
     require(policy.has_site);
     require(!view(head.target()).starts_with("/tb/"));
     if (!policy.access_token.empty()) {
-      const auto authorization = view(head[http::field::authorization]);
-      require(authorization.find(policy.access_token) != std::string_view::npos ||
-              view(head[http::field::cookie]).find(policy.access_token) != std::string_view::npos);
+      bool carried = false;
+      for (const auto& field : head) {
+        if (field.name() != http::field::authorization && field.name() != http::field::cookie) continue;
+        carried |= view(field.value()).find(policy.access_token) != std::string_view::npos;
+      }
+      require(carried);
     }
     return;
   }

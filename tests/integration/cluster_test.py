@@ -313,3 +313,71 @@ class NameNodeFailoverAcrossHosts(ha_test.NameNodeFailover):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DashboardAcrossHosts(ClusterTest):
+    """spindle serve on this machine, the gateway, following a job whose tasks run on three hosts."""
+
+    SPEC = """\
+name: dashboard-hosts
+queue: default
+tasks:
+  worker:
+    instances: 3
+    memory: 2560 MiB
+    command: echo "on $(hostname)" && sleep 120
+"""
+
+    def test_the_dashboard_shows_a_job_on_three_hosts_their_logs_and_kills_it(self):
+        token = os.urandom(32).hex()
+        server = subprocess.Popen([os.environ["SPINDLE_CLI"], "serve", "--token-from-env"],
+                                  env=dict(os.environ, SPINDLE_SERVE_TOKEN=token), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        self.addCleanup(server.wait, 60)
+        self.addCleanup(server.terminate)
+        base = server.stdout.readline().strip().split("/?token=")[0]
+        self.assertTrue(base.startswith("http://127.0.0.1:"), base)
+
+        def api(path, data=None):
+            headers = {"Authorization": "Bearer " + token, "X-Spindle-Request": "1"}
+            call = urllib.request.Request(base + "/api/v1/" + path, data=data, headers=headers,
+                                          method="POST" if data is not None else "GET")
+            try:
+                with urllib.request.urlopen(call, timeout=120) as answer:
+                    return answer.status, json.load(answer)
+            except urllib.error.HTTPError as error:
+                return error.code, json.load(error)
+
+        status, answer = api("submit", self.SPEC.encode())
+        self.assertEqual(status, 201, answer)
+        application_id = answer["application_id"]
+        self.addCleanup(spindle, "kill", application_id)
+        deadline = time.monotonic() + 300
+        while True:
+            status, job = api("jobs/" + application_id)
+            self.assertEqual(status, 200, job)
+            tasks = (job["status"] or {}).get("tasks", [])
+            if len(tasks) == 3 and all(t["phase"] == "running" for t in tasks):
+                break
+            self.assertLess(time.monotonic(), deadline, job)
+            time.sleep(0.5)
+        hosts = {t["node"].split(":")[0] for t in tasks}
+        self.assertEqual(len(hosts), 3, tasks)
+        self.assertTrue(all(h.startswith("spindle-node") for h in hosts), hosts)
+        # Each task's log, read from the NodeManager of its own host through the dashboard.
+        for each in tasks:
+            wanted = "on " + each["node"].split(":")[0]
+            deadline = time.monotonic() + 60
+            while True:
+                status, log = api("jobs/%s/logs?task=%s&file=stdout" % (application_id, each["task"]))
+                if status == 200 and wanted in log["text"]:
+                    break
+                self.assertLess(time.monotonic(), deadline, (each, status, log))
+                time.sleep(1)
+        status, answer = api("cluster")
+        self.assertEqual(status, 200, answer)
+        self.assertGreaterEqual(len([n for n in answer["nodes"] if n["containers"] > 0]), 3, answer)
+        status, answer = api("jobs/%s/kill" % application_id, b"")
+        self.assertEqual((status, answer.get("state")), (200, "KILLED"), answer)
+        status, job = api("jobs/" + application_id)
+        self.assertEqual(job["job"]["state"], "killed", job)

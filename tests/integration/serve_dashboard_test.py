@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 import urllib.error
@@ -212,6 +213,11 @@ class DashboardInBrowser(unittest.TestCase):
     def run_job_in(self, browser):
         browser.open(self.url)
         self.wait_page(browser, "jobs")
+        loaded = browser.run("const entries = performance.getEntriesByType('resource')"
+                             ".concat(performance.getEntriesByType('navigation'));"
+                             "return [entries.reduce((sum, e) => sum + (e.transferSize || 0), 0),"
+                             "performance.getEntriesByType('navigation')[0].loadEventEnd]")
+        print("first load: %d bytes in %.0f ms" % (loaded[0], loaded[1]))
         # The token went into a cookie; the address no longer carries it.
         self.assertNotIn("token=", browser.run("return location.href"))
         self.both_themes(browser, "jobs")
@@ -238,19 +244,43 @@ class DashboardInBrowser(unittest.TestCase):
         self.jobs.append(job)
         self.wait_page(browser, "job")
 
-        # Containers turn running while the page stays open.
+        # Containers turn running while the page stays open. Beside the page, the CLI asks the
+        # application master directly, which gives the page's delay.
         version_before = browser.run("return Number(document.body.dataset.version || 0)")
-        seen = set()
+        seen = {}
+        direct = {}
+        stop = threading.Event()
+
+        def ask_directly():
+            while not stop.is_set() and len([key for key in direct if key.endswith("=running")]) < 2:
+                answer = subprocess.run([SPINDLE, "status", job, "--json"], capture_output=True, text=True)
+                now = time.time()
+                if answer.returncode in (0, 1) and answer.stdout.strip():
+                    for task in (json.loads(answer.stdout).get("job") or {}).get("tasks", []):
+                        direct.setdefault(task["task"] + "=" + task["phase"], now)
+
+        watcher = threading.Thread(target=ask_directly)
+        watcher.start()
 
         def running():
             phases = browser.run("return Array.from(document.querySelectorAll('#containers tr[data-task]'))"
                                  ".map(row => row.dataset.task + '=' + row.querySelector('[data-phase]').dataset.phase)")
-            seen.update(phases or [])
+            now = time.time()
+            for phase in phases or []:
+                seen.setdefault(phase, now)
             return phases and all(p.endswith("=running") for p in phases) and len(phases) == 2
 
-        wait_for("both containers running", running, 240)
+        try:
+            wait_for("both containers running", running, 240, every=0.05)
+        finally:
+            stop.set()
+            watcher.join()
         self.assertGreater(browser.run("return Number(document.body.dataset.version || 0)"), version_before)
         self.assertIn("chief:0=running", seen)
+        for key in sorted(set(seen) & set(direct)):
+            if key.endswith("=running"):
+                print("live update: %s shown %.2f s after the application master said so" %
+                      (key, seen[key] - direct[key]))
         self.both_themes(browser, "job")
 
         # Follow the chief's log.

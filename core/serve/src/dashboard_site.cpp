@@ -178,7 +178,7 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
                           break;
                         case Endpoint::job_spec: reply = cluster_->spec(id); break;
                         case Endpoint::job_metrics: {
-                          const auto after = number_parameter<double>(call, "after", 0);
+                          const auto after = number_parameter<std::uint64_t>(call, "after", 0);
                           reply = after ? cluster_->metrics(id, *after) : refusal(400, bad_number("after").sentence);
                           break;
                         }
@@ -194,7 +194,11 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
                           }
                           break;
                         }
-                        case Endpoint::job_kill: reply = cluster_->kill(id); break;
+                        case Endpoint::job_kill:
+                          reply = cluster_->kill(id);
+                          // What the page reads next must not be the job as it was before the kill.
+                          if (reply.status == 200) live_.remember(id, cluster_->job(id));
+                          break;
                         case Endpoint::cluster: reply = cluster_->cluster(); break;
                         case Endpoint::validate: reply = cluster_->validate(body); break;
                         case Endpoint::submit: reply = cluster_->submit(body); break;

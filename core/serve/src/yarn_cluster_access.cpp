@@ -4,6 +4,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <tuple>
 
 #include "spindle/client/container_logs.h"
 #include "spindle/client/hdfs_log_files.h"
@@ -60,6 +62,9 @@ struct FollowedJob {
   std::optional<client::JobLogDirectory> scalars;
   bool scalars_opened = false;
   std::string owner;
+  // Every point in the order it was first seen here (see ClusterAccess::metrics).
+  std::vector<client::MetricPoint> points_in_order;
+  std::set<std::tuple<std::string, std::string, std::string, std::int64_t, double>> points_seen;
 };
 
 class YarnClusterAccess final : public ClusterAccess {
@@ -146,16 +151,24 @@ class YarnClusterAccess final : public ClusterAccess {
     return {200, json{{"spec", (*job)->spec_yaml}}};
   }
 
-  ApiReply metrics(const std::string& application_id, double after_wall_time) override {
-    if (auto refused = check_known_owner(application_id)) return *refused;
-    std::lock_guard lock(history_mutex_);
-    auto history = this->history();
-    if (!history) return refusal(500, history.error().message);
-    auto points = (*history)->metrics(application_id);
+  ApiReply metrics(const std::string& application_id, std::uint64_t after) override {
+    auto followed = follow(application_id);
+    if (!followed) return *followed.error_reply;
+    auto& job = *followed.job;
+    std::lock_guard lock(job.mutex);
+    if (auto refused = check_owner(application_id, job.owner)) return *refused;
+    auto* history = job.connection->history();
+    if (!history) return refusal(500, job.connection->history_problem());
+    auto points = history->metrics(application_id);
     if (!points) return refusal(500, points.error().message);
+    for (auto& point : *points) {
+      if (job.points_seen.emplace(point.source, point.run, point.tag, point.step, point.wall_time).second) {
+        job.points_in_order.push_back(std::move(point));
+      }
+    }
     json out = json::array();
-    for (const auto& point : *points) {
-      if (point.wall_time <= after_wall_time) continue;
+    for (auto i = std::min<std::uint64_t>(after, job.points_in_order.size()); i < job.points_in_order.size(); ++i) {
+      const auto& point = job.points_in_order[i];
       out.push_back({{"source", point.source},
                      {"run", point.run},
                      {"tag", point.tag},
@@ -163,7 +176,7 @@ class YarnClusterAccess final : public ClusterAccess {
                      {"wall_time", point.wall_time},
                      {"value", point.value}});
     }
-    return {200, json{{"points", std::move(out)}}};
+    return {200, json{{"points", std::move(out)}, {"next", job.points_in_order.size()}}};
   }
 
   ApiReply logs(const std::string& application_id, const std::string& task, const std::string& file,
@@ -350,12 +363,6 @@ class YarnClusterAccess final : public ClusterAccess {
   std::optional<ApiReply> check_owner(const std::string& application_id, const std::string& owner) const {
     if (user_.empty() || owner.empty() || owner == user_) return std::nullopt;
     return not_yours(application_id, owner);
-  }
-
-  std::optional<ApiReply> check_known_owner(const std::string& application_id) {
-    auto followed = follow(application_id);
-    if (!followed) return followed.error_reply;
-    return check_owner(application_id, followed.job->owner);
   }
 
   // New training scalars of the job's event files go into the history; the

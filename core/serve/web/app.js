@@ -114,7 +114,7 @@
     const panel = el("div", { role: "tabpanel", id: "panel" });
     const page = el("section", {}, header, facts, tabBar, panel);
     let job = null;
-    const charts = { points: [], after: 0, plots: new Map() };
+    const charts = { points: [], after: 0, newest: 0, plots: new Map() };
     window.spindleCharts = charts;
     const logs = { task: "", file: "stderr", offset: 0, follow: true, text: "" };
 
@@ -167,8 +167,10 @@
       if (entry && entry.shape === shape) { entry.plot.setData(data); return entry.box; }
       if (entry) entry.plot.destroy();
       const box = el("div", { class: "chart", "data-chart": key }, el("h3", {}, title));
+      // Two charts side by side fill the page's width.
+      const width = Math.min(900, Math.max(320, Math.floor((document.getElementById("view").clientWidth - 56) / 2)));
       const options = {
-        width: 440, height: 220, scales: { x: { time: xIsTime } },
+        width, height: 220, scales: { x: { time: xIsTime } },
         series: [{ label: xIsTime ? "time" : "step" },
                  ...names.map((name, i) => ({ label: name, stroke: chartColors[i % chartColors.length], spanGaps: true,
                                              points: { show: xs.length < 2 } }))],
@@ -183,8 +185,9 @@
       const answer = await api("jobs/" + id + "/metrics?after=" + charts.after);
       for (const point of answer.points) {
         charts.points.push(point);
-        charts.after = Math.max(charts.after, point.wall_time);
+        charts.newest = Math.max(charts.newest, point.wall_time);
       }
+      charts.after = answer.next;
       if (tab !== "charts") return;
       const scalars = new Map();
       const memory = new Map();
@@ -261,7 +264,7 @@
       else if (tab === "logs") await renderLogs();
       else if (tab === "tensorboard") renderTensorBoard();
       else if (tab === "spec") await renderSpec();
-      if (tab === "charts" || job.newest_point > charts.after) await renderCharts();
+      if (tab === "charts" || job.newest_point > charts.newest) await renderCharts();
     };
     showTabs();
     return { page, refresh, job: id };
@@ -378,6 +381,8 @@
     try {
       await view.refresh();
       main.replaceChildren(view.page);
+      // Keyboard users land on the new page, not on the link they left.
+      main.focus({ preventScroll: true });
       say("");
     } catch (error) {
       main.replaceChildren(view.page);

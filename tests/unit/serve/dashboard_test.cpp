@@ -83,7 +83,9 @@ class ScriptedCluster final : public ClusterAccess {
   }
   ApiReply job(const std::string& id) override { return {200, {{"job", {{"application_id", id}}}}}; }
   ApiReply spec(const std::string&) override { return refusal(404, "none"); }
-  ApiReply metrics(const std::string&, double) override { return {200, {{"points", nlohmann::ordered_json::array()}}}; }
+  ApiReply metrics(const std::string&, std::uint64_t) override {
+    return {200, {{"points", nlohmann::ordered_json::array()}}};
+  }
   ApiReply logs(const std::string&, const std::string&, const std::string&, std::uint64_t) override {
     return refusal(404, "none");
   }

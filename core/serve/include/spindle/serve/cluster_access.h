@@ -36,8 +36,11 @@ class ClusterAccess {
   // The job, its tasks (live while it runs, else as last seen), its links.
   virtual ApiReply job(const std::string& application_id) = 0;
   virtual ApiReply spec(const std::string& application_id) = 0;
-  // Training scalars and container use newer than `after_wall_time` (seconds).
-  virtual ApiReply metrics(const std::string& application_id, double after_wall_time) = 0;
+  // Training scalars and container use: {points, next}. Points are numbered
+  // in the order this server first saw them, which never changes, so a
+  // client that asks again with `after` = the last answer's `next` gets
+  // exactly what it lacks, whatever times the points carry.
+  virtual ApiReply metrics(const std::string& application_id, std::uint64_t after) = 0;
   // One log file of one task from byte `offset` on, with the file's size.
   virtual ApiReply logs(const std::string& application_id, const std::string& task, const std::string& file,
                         std::uint64_t offset) = 0;
