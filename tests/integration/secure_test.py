@@ -554,7 +554,7 @@ class Certificates(unittest.TestCase):
         endpoint = self.serve("server.pem", "server.key", host="127.0.0.2")
         self.assertIn(f"the certificate of {endpoint} is not made out to 127.0.0.2", self.doctor())
 
-    def test_a_java_keystore_gets_the_command_that_converts_it(self):
+    def test_a_java_keystore_is_the_truststore_its_sentences_name(self):
         jks = os.path.join(self.directory, "truststore.jks")
         keytool = os.path.join(os.path.dirname(os.path.realpath(shutil.which("java"))), "keytool")
         subprocess.run([keytool, "-importcert", "-noprompt", "-alias", "ca", "-storetype", "JKS",
@@ -563,10 +563,13 @@ class Certificates(unittest.TestCase):
         client = os.path.join(self.conf, "ssl-client.xml")
         with open(client) as f:
             text = f.read()
-        text = re.sub(r"(<name>ssl\.client\.truststore\.location</name><value>)[^<]*(</value>)", rf"\g<1>{jks}\g<2>",
-                      text)
+        for key, value in (("location", jks), ("type", "jks"), ("password", "changeit")):
+            text = re.sub(rf"(<name>ssl\.client\.truststore\.{key}</name><value>)[^<]*(</value>)",
+                          rf"\g<1>{value}\g<2>", text)
         with open(client, "w") as f:
             f.write(text)
+        # The cluster's CA comes from the JKS store: another CA's certificate is refused naming it.
+        endpoint = self.serve("untrusted.pem", "untrusted.key")
         said = self.doctor()
-        self.assertIn(f"the truststore {jks} (ssl.client.truststore.location in ssl-client.xml) is a Java KeyStore "
-                      "(JKS), which Spindle does not read; convert it with keytool -importkeystore", said)
+        self.assertIn(f"the certificate of {endpoint} is not signed by a CA in the truststore {jks}", said)
+        self.assertNotIn("Java KeyStore", said)

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "java_keystore.h"
+
 namespace spindle::yarn {
 namespace {
 
@@ -103,17 +105,24 @@ Result<std::shared_ptr<const WebTrust>> web_trust(const HadoopConfiguration& con
   const std::string bytes = content.str();
   // Hadoop's default type is jks, but Java reads PKCS12 under that name too:
   // the file's first bytes tell what it is.
-  const bool java_keystore = bytes.size() >= 4 && static_cast<unsigned char>(bytes[0]) == 0xFE &&
-                             static_cast<unsigned char>(bytes[1]) == 0xED &&
-                             static_cast<unsigned char>(bytes[2]) == 0xFE &&
-                             static_cast<unsigned char>(bytes[3]) == 0xED;
-  if (java_keystore) {
-    return make_error(
-        where +
-        " is a Java KeyStore (JKS), which Spindle does not read; convert it with keytool "
-        "-importkeystore -srckeystore " +
-        location + " -destkeystore " + location +
-        ".p12 -deststoretype PKCS12, then name the .p12 file there with ssl.client.truststore.type=pkcs12");
+  if (is_java_keystore(bytes)) {
+    auto certificates =
+        java_keystore_certificates(bytes, configuration.get_or("ssl.client.truststore.password", ""), where);
+    if (!certificates) return certificates.error();
+    std::string pem;
+    for (const auto& der : *certificates) {
+      const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
+      X509* certificate = d2i_X509(nullptr, &cursor, static_cast<long>(der.size()));
+      if (!certificate) {
+        ERR_clear_error();
+        return make_error(where + " holds a certificate that is not X.509 DER; export the store again");
+      }
+      pem += certificate_pem(certificate);
+      X509_free(certificate);
+    }
+    trust->ca_pem = std::move(pem);
+    trust->source = where;
+    return std::shared_ptr<const WebTrust>(std::move(trust));
   }
   Result<std::string> pem =
       bytes.find("-----BEGIN") != std::string::npos

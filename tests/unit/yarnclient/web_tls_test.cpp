@@ -1,5 +1,5 @@
 // The web servers' HTTPS policies and the truststore of ssl-client.xml:
-// PEM and PKCS12 read, everything else one sentence.
+// PEM, PKCS12 and Java KeyStores read, everything else one sentence.
 
 #include <gtest/gtest.h>
 
@@ -68,15 +68,50 @@ TEST_F(Truststores, AWrongPasswordSaysWhichSetting) {
                                        "password; check ssl.client.truststore.password in ssl-client.xml");
 }
 
-TEST_F(Truststores, AJavaKeyStoreGetsTheCommandThatConvertsIt) {
-  std::ofstream(path("trust.jks"), std::ios::binary) << std::string("\xFE\xED\xFE\xED\x00\x00\x00\x02", 8);
+// Java KeyStores made by Java's own keytool.
+TEST_F(Truststores, AJavaKeyStoreIsReadAndItsSealChecked) {
+  run("keytool -importcert -noprompt -alias ca -storetype JKS -file " + path("ca.pem") + " -keystore " +
+      path("trust.jks") + " -storepass changeit");
   auto trust = web_trust(with_truststore(path("trust.jks"), "jks", "changeit"));
-  ASSERT_FALSE(trust.ok());
-  EXPECT_NE(trust.error().message.find("is a Java KeyStore (JKS), which Spindle does not read; convert it with "
-                                       "keytool -importkeystore -srckeystore " +
-                                       path("trust.jks")),
+  ASSERT_TRUE(trust.ok()) << trust.error().message;
+  EXPECT_EQ((*trust)->ca_pem, ca_pem());
+  EXPECT_NE((*trust)->source.find(path("trust.jks")), std::string::npos);
+  // Without a password Java reads the store unchecked, and so does Spindle.
+  auto unchecked = web_trust(with_truststore(path("trust.jks"), "jks", ""));
+  ASSERT_TRUE(unchecked.ok()) << unchecked.error().message;
+  EXPECT_EQ((*unchecked)->ca_pem, ca_pem());
+  auto wrong = web_trust(with_truststore(path("trust.jks"), "jks", "guess"));
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().message, "the truststore " + path("trust.jks") +
+                                       " (ssl.client.truststore.location in ssl-client.xml) does not open with its "
+                                       "password; check ssl.client.truststore.password in ssl-client.xml");
+}
+
+TEST_F(Truststores, AJavaKeyStoreWithAKeyTrustsItsCertificateAndANonAsciiPassword) {
+  run("keytool -genkeypair -alias server -keyalg EC -groupname secp256r1 -dname CN=server -validity 2 "
+      "-storetype JKS -keystore " +
+      path("keys.jks") + " -storepass 'pässwörd€' -keypass 'pässwörd€'");
+  auto trust = web_trust(with_truststore(path("keys.jks"), "jks", "pässwörd€"));
+  ASSERT_TRUE(trust.ok()) << trust.error().message;
+  EXPECT_NE((*trust)->ca_pem.find("-----BEGIN CERTIFICATE-----"), std::string::npos);
+}
+
+TEST_F(Truststores, ADamagedJavaKeyStoreSaysSo) {
+  run("keytool -importcert -noprompt -alias ca -storetype JKS -file " + path("ca.pem") + " -keystore " +
+      path("trust.jks") + " -storepass changeit");
+  std::ifstream in(path("trust.jks"), std::ios::binary);
+  std::string bytes(std::istreambuf_iterator<char>(in), {});
+  std::ofstream(path("cut.jks"), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  auto cut = web_trust(with_truststore(path("cut.jks"), "jks", "changeit"));
+  ASSERT_FALSE(cut.ok());
+  EXPECT_NE(cut.error().message.find("is a Java KeyStore that cannot be read (it ends inside its entries)"),
+            std::string::npos)
+      << cut.error().message;
+  std::ofstream(path("jceks"), std::ios::binary) << std::string("\xCE\xCE\xCE\xCE\x00\x00\x00\x02", 8);
+  auto jceks = web_trust(with_truststore(path("jceks"), "jceks", "changeit"));
+  ASSERT_FALSE(jceks.ok());
+  EXPECT_NE(jceks.error().message.find("is a JCEKS keystore, which Spindle does not read; convert it with keytool"),
             std::string::npos);
-  EXPECT_NE(trust.error().message.find("ssl.client.truststore.type=pkcs12"), std::string::npos);
 }
 
 TEST_F(Truststores, AMissingOrEmptyStoreIsASentence) {
