@@ -10,6 +10,7 @@
   let route = { view: "jobs" };
   let view = null;  // what the current page refreshes on each update
   let draft = "";   // the spec being written, kept across pages and languages
+  let user = "";    // whom the server acts for
 
   const text = (key, ...values) => {
     const words = window.spindleWords[language] || window.spindleWords.en;
@@ -417,6 +418,7 @@
     for (const node of document.querySelectorAll("[data-text]")) node.textContent = text(node.dataset.text);
     document.getElementById("theme").textContent = text(theme === "dark" ? "theme.toggle.light" : "theme.toggle");
     document.getElementById("language").textContent = text("language.other");
+    if (user) document.getElementById("user").textContent = text("user", user);
   };
 
   document.getElementById("theme").addEventListener("click", () => {
@@ -435,7 +437,8 @@
   window.addEventListener("hashchange", show);
   applyLook();
   api("session").then((session) => {
-    document.getElementById("user").textContent = text("user", session.user);
+    user = session.user;
+    applyLook();
   }).catch((error) => say(error.message, true));
   show().then(live);
 })();
