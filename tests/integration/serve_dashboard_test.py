@@ -347,6 +347,7 @@ class DashboardInBrowser(unittest.TestCase):
         browser.run("document.getElementById('language').click()")
         wait_for("German words", lambda: browser.run("return document.querySelector('[data-nav=submit]').textContent")
                  == "Starten", 10)
+        self.assertTrue(browser.run("return document.getElementById('user').textContent").startswith("handelt als"))
         browser.screenshot("cluster-de")
         browser.run("document.getElementById('language').click()")
 
