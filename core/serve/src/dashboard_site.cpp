@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "api_route.h"
+#include "spindle/tbproxy/route.h"
 
 namespace spindle::serve {
 namespace {
@@ -140,7 +141,12 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
       const auto wait_ms = number_parameter<std::int64_t>(call, "wait_ms", longest_wait_.count());
       if (!after) return respond(refused(bad_number("after")));
       if (!wait_ms || *wait_ms < 0) return respond(refused(bad_number("wait_ms")));
-      if (const auto job = parameter(call, "job"); !job.empty()) live_.follow(job);
+      if (const auto job = parameter(call, "job"); !job.empty()) {
+        if (!tbproxy::is_application_id(job)) {
+          return respond(refused({400, "The query parameter job must be an application id.", {}}));
+        }
+        live_.follow(job);
+      }
       const auto longest = std::min(std::chrono::milliseconds(*wait_ms), longest_wait_);
       live_.wait(*after, longest, [respond](std::uint64_t version) {
         respond(json_response({200, nlohmann::ordered_json{{"version", version}}}));

@@ -342,17 +342,18 @@ class YarnClusterAccess final : public ClusterAccess {
     auto configuration = this->configuration();
     if (!configuration) return {nullptr, refusal(503, configuration.error().message)};
     std::lock_guard lock(jobs_mutex_);
-    auto& slot = followed_[application_id];
-    if (!slot) {
-      auto opened = client::JobConnection::open(*configuration, application_id);
-      if (!opened) return {nullptr, cluster_refusal(opened.error())};
-      auto report = opened->report();
-      if (!report) return {nullptr, cluster_refusal(report.error())};
-      slot = std::make_unique<FollowedJob>();
-      slot->owner = report->user;
-      slot->connection.emplace(std::move(*opened));
+    if (const auto known = followed_.find(application_id); known != followed_.end()) {
+      return {known->second.get(), std::nullopt};
     }
-    return {slot.get(), std::nullopt};
+    // Only jobs the cluster knows are kept, so unknown ids cost nothing after their answer.
+    auto opened = client::JobConnection::open(*configuration, application_id);
+    if (!opened) return {nullptr, cluster_refusal(opened.error())};
+    auto report = opened->report();
+    if (!report) return {nullptr, cluster_refusal(report.error())};
+    auto job = std::make_unique<FollowedJob>();
+    job->owner = report->user;
+    job->connection.emplace(std::move(*opened));
+    return {followed_.emplace(application_id, std::move(job)).first->second.get(), std::nullopt};
   }
 
   ApiReply not_yours(const std::string& application_id, const std::string& owner) const {

@@ -200,6 +200,9 @@ TEST_F(DashboardTest, NamesBadParametersAndUnknownJobsTensorBoards) {
   EXPECT_EQ(bad.result(), http::status::bad_request);
   EXPECT_NE(bad.body().find("after must be a number"), std::string::npos);
   EXPECT_EQ(client.send(call(verb::get, "/tb/application_1_0003/")).result(), http::status::not_found);
+  const auto job = client.send(call(verb::get, "/api/v1/updates?after=0&job=../etc"));
+  EXPECT_EQ(job.result(), http::status::bad_request);
+  EXPECT_NE(job.body().find("job must be an application id"), std::string::npos);
 }
 
 TEST(DashboardStart, RefusesAnAddressBeyondLoopback) {
