@@ -80,12 +80,19 @@ class Browser:
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for("chromedriver", lambda: self.alive(), seconds=30)
         self.profile = tempfile.mkdtemp(prefix="spindle-chromium-")
-        answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
-                "--user-data-dir=" + self.profile, "--lang=en-US"]}}}})
-        self.session = answer["value"]["sessionId"]
+        try:
+            answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {
+                "browserName": "chrome",
+                "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                    "--user-data-dir=" + self.profile, "--lang=en-US"]}}}})
+            self.session = answer["value"]["sessionId"]
+        except BaseException:
+            # No browser to close: the driver and the profile go here.
+            self.driver.terminate()
+            self.driver.wait(30)
+            shutil.rmtree(self.profile, ignore_errors=True)
+            raise
 
     def alive(self):
         try:
