@@ -11,6 +11,7 @@
 #include "spindle/client/hdfs_log_files.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_connection.h"
+#include "spindle/client/json_shapes.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/tfevents.h"
 
@@ -44,19 +45,13 @@ class TrainingScalars {
 
   // New points since the last call.
   std::vector<client::MetricPoint> poll(std::ostream& warnings) {
-    std::vector<client::MetricPoint> points;
     auto update = directory_.poll();
     if (!update) {
       warnings << "warning: " << update.error().message << '\n';
-      return points;
+      return {};
     }
     for (const auto& problem : update->problems) warnings << "warning: " << problem.message << '\n';
-    for (const auto& run : update->runs) {
-      for (const auto& point : run.points) {
-        points.push_back({"tfevents", run.run, point.tag, point.step, point.wall_time, point.value});
-      }
-    }
-    return points;
+    return client::training_points(*update);
   }
 
  private:
@@ -97,14 +92,7 @@ void print_summary(const std::vector<client::MetricPoint>& points) {
 
 nlohmann::json points_json(const std::vector<client::MetricPoint>& points) {
   auto out = nlohmann::json::array();
-  for (const auto& point : points) {
-    out.push_back({{"source", point.source},
-                   {"run", point.run},
-                   {"tag", point.tag},
-                   {"step", point.step},
-                   {"wall_time", point.wall_time},
-                   {"value", point.value}});
-  }
+  for (const auto& point : points) out.push_back(nlohmann::json(client::metric_point_json(point)));
   return out;
 }
 

@@ -27,6 +27,16 @@ JobLogDirectory::JobLogDirectory(JobLogDirectory&&) noexcept = default;
 JobLogDirectory& JobLogDirectory::operator=(JobLogDirectory&&) noexcept = default;
 JobLogDirectory::~JobLogDirectory() = default;
 
+std::vector<MetricPoint> training_points(const LogDirectoryUpdate& update) {
+  std::vector<MetricPoint> points;
+  for (const auto& run : update.runs) {
+    for (const auto& point : run.points) {
+      points.push_back({"tfevents", run.run, point.tag, point.step, point.wall_time, point.value});
+    }
+  }
+  return points;
+}
+
 std::string hdfs_path(const std::string& path_or_uri) {
   if (!path_or_uri.starts_with("hdfs://")) return path_or_uri;
   const auto slash = path_or_uri.find('/', 7);

@@ -17,6 +17,11 @@ json history_entry_json(const JobHistoryEntry& job) {
           {"finished_ms", job.finished_ms}};
 }
 
+json metric_point_json(const MetricPoint& point) {
+  return {{"source", point.source},       {"run", point.run},    {"tag", point.tag}, {"step", point.step},
+          {"wall_time", point.wall_time}, {"value", point.value}};
+}
+
 json resources_json(const yarn::Resources& resources) {
   json out{{"memory_mib", resources.memory_mib}, {"vcores", resources.vcores}};
   for (const auto& [name, value] : resources.others) out[name] = value;

@@ -66,6 +66,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void send_answer(const Answer& answer, bool keep_alive);
   void send_page(status code, std::string sentence, bool keep_alive, bool retries = false);
   void write_page(bool keep_alive);
+  // Writes page_ as it stands, then reads the next request or closes.
+  void send_whole_page(bool keep_alive);
   // Stops sending and reads what the client still sends for a moment, so
   // the kernel does not reset the connection under the last answer.
   void linger_then_close();

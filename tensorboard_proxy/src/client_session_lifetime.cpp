@@ -39,9 +39,13 @@ void ClientSession::send_page(status code, std::string sentence, bool keep_alive
 }
 
 void ClientSession::write_page(bool keep_alive) {
+  page_->set(http::field::content_type, "text/html; charset=utf-8");
+  page_->set(http::field::cache_control, "no-store");
+  send_whole_page(keep_alive);
+}
+
+void ClientSession::send_whole_page(bool keep_alive) {
   auto& page = *page_;
-  page.set(http::field::content_type, "text/html; charset=utf-8");
-  page.set(http::field::cache_control, "no-store");
   page.keep_alive(keep_alive);
   page.prepare_payload();
   if (request_is_head()) page.body().clear();

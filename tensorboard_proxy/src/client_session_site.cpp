@@ -4,7 +4,6 @@
 
 #include <boost/asio/error.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/beast/http/write.hpp>
 
 #include "client_session.h"
 #include "session_errors.h"
@@ -72,21 +71,8 @@ void ClientSession::ask_site() {
 void ClientSession::send_site_response(SiteResponse response, bool keep_alive) {
   if (closed_) return;
   page_.emplace(std::move(response));
-  auto& page = *page_;
-  page.version(request_parser_->get().version());
-  page.keep_alive(keep_alive);
-  page.prepare_payload();
-  if (request_is_head()) page.body().clear();
-  watch(Waiting::client, context_.options.idle_timeout);
-  http::async_write(client_, page, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
-    if (ec) {
-      self->close_now();
-    } else if (keep_alive) {
-      self->read_request_head();
-    } else {
-      self->linger_then_close();
-    }
-  });
+  page_->version(request_parser_->get().version());
+  send_whole_page(keep_alive);
 }
 
 }  // namespace spindle::tbproxy

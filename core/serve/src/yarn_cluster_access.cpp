@@ -1,6 +1,8 @@
 // The dashboard's window on the cluster: the same client library the CLI
 // and the desktop app use, one connection kept per job a browser looks at.
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -64,6 +66,7 @@ struct FollowedJob {
   std::string owner;
   // Every point in the order it was first seen here (see ClusterAccess::metrics).
   std::vector<client::MetricPoint> points_in_order;
+  double newest_point = 0;  // see poll_scalars
   std::set<std::tuple<std::string, std::string, std::string, std::int64_t, double>> points_seen;
 };
 
@@ -104,37 +107,35 @@ class YarnClusterAccess final : public ClusterAccess {
   }
 
   ApiReply job(const std::string& application_id) override {
-    auto followed = follow(application_id);
-    if (!followed) return *followed.error_reply;
-    auto& job = *followed.job;
-    std::lock_guard lock(job.mutex);
-    auto& connection = *job.connection;
-    auto report = connection.report();
-    if (!report) return cluster_refusal(report.error());
-    if (auto refused = check_owner(application_id, report->user)) return *refused;
-    json out;
-    json entry{{"application_id", application_id},
-               {"name", report->name},
-               {"user", report->user},
-               {"queue", report->queue},
-               {"state", client::history_state(report->state, report->final_status)},
-               {"diagnostics", report->diagnostics},
-               {"tracking_url", report->tracking_url},
-               {"started_ms", report->start_time},
-               {"finished_ms", report->finish_time}};
-    out["job"] = std::move(entry);
-    const auto status = connection.last_status();
-    out["status"] = status ? json::parse(to_json(*status)) : json(nullptr);
-    bool has_tensorboard = status && !status->tensorboard_address.empty();
-    if (status) {
-      for (const auto& task : status->tasks) has_tensorboard |= task.task.starts_with("tensorboard:");
-    }
-    out["tensorboard"] = has_tensorboard ? json("/tb/" + application_id + "/") : json(nullptr);
-    out["newest_point"] = poll_scalars(job, application_id);
-    if (auto* history = connection.history()) {
-      if (auto run = history->tracking_run(application_id); run && run->has_value()) out["mlflow_run"] = (*run)->url();
-    }
-    return {200, std::move(out)};
+    return with_own_job(application_id, [&](FollowedJob& job) -> ApiReply {
+      auto& connection = *job.connection;
+      auto report = connection.report();
+      if (!report) return cluster_refusal(report.error());
+      json out;
+      json entry{{"application_id", application_id},
+                 {"name", report->name},
+                 {"user", report->user},
+                 {"queue", report->queue},
+                 {"state", client::history_state(report->state, report->final_status)},
+                 {"diagnostics", report->diagnostics},
+                 {"tracking_url", report->tracking_url},
+                 {"started_ms", report->start_time},
+                 {"finished_ms", report->finish_time}};
+      out["job"] = std::move(entry);
+      const auto status = connection.last_status();
+      out["status"] = status ? json::parse(to_json(*status)) : json(nullptr);
+      bool has_tensorboard = status && !status->tensorboard_address.empty();
+      if (status) {
+        for (const auto& task : status->tasks) has_tensorboard |= task.task.starts_with("tensorboard:");
+      }
+      out["tensorboard"] = has_tensorboard ? json("/tb/" + application_id + "/") : json(nullptr);
+      out["newest_point"] = poll_scalars(job, application_id, status);
+      if (auto* history = connection.history()) {
+        if (auto run = history->tracking_run(application_id); run && run->has_value())
+          out["mlflow_run"] = (*run)->url();
+      }
+      return {200, std::move(out)};
+    });
   }
 
   ApiReply spec(const std::string& application_id) override {
@@ -146,111 +147,97 @@ class YarnClusterAccess final : public ClusterAccess {
     if (!job->has_value() || (*job)->spec_yaml.empty()) {
       return refusal(404, "This machine keeps no spec of " + application_id + "; only jobs submitted here have one.");
     }
-    if (!user_.empty() && !(*job)->user.empty() && (*job)->user != user_)
+    if (!user_.empty() && !(*job)->user.empty() && (*job)->user != user_) {
       return not_yours(application_id, (*job)->user);
+    }
     return {200, json{{"spec", (*job)->spec_yaml}}};
   }
 
   ApiReply metrics(const std::string& application_id, std::uint64_t after) override {
-    auto followed = follow(application_id);
-    if (!followed) return *followed.error_reply;
-    auto& job = *followed.job;
-    std::lock_guard lock(job.mutex);
-    if (auto refused = check_owner(application_id, job.owner)) return *refused;
-    auto* history = job.connection->history();
-    if (!history) return refusal(500, job.connection->history_problem());
-    auto points = history->metrics(application_id);
-    if (!points) return refusal(500, points.error().message);
-    for (auto& point : *points) {
-      if (job.points_seen.emplace(point.source, point.run, point.tag, point.step, point.wall_time).second) {
-        job.points_in_order.push_back(std::move(point));
+    return with_own_job(application_id, [&](FollowedJob& job) -> ApiReply {
+      auto* history = job.connection->history();
+      if (!history) return refusal(500, job.connection->history_problem());
+      auto points = history->metrics(application_id);
+      if (!points) return refusal(500, points.error().message);
+      for (auto& point : *points) {
+        if (job.points_seen.emplace(point.source, point.run, point.tag, point.step, point.wall_time).second) {
+          job.points_in_order.push_back(std::move(point));
+        }
       }
-    }
-    json out = json::array();
-    for (auto i = std::min<std::uint64_t>(after, job.points_in_order.size()); i < job.points_in_order.size(); ++i) {
-      const auto& point = job.points_in_order[i];
-      out.push_back({{"source", point.source},
-                     {"run", point.run},
-                     {"tag", point.tag},
-                     {"step", point.step},
-                     {"wall_time", point.wall_time},
-                     {"value", point.value}});
-    }
-    return {200, json{{"points", std::move(out)}, {"next", job.points_in_order.size()}}};
+      json out = json::array();
+      for (auto i = std::min<std::uint64_t>(after, job.points_in_order.size()); i < job.points_in_order.size(); ++i) {
+        out.push_back(client::metric_point_json(job.points_in_order[i]));
+      }
+      return {200, json{{"points", std::move(out)}, {"next", job.points_in_order.size()}}};
+    });
   }
 
   ApiReply logs(const std::string& application_id, const std::string& task, const std::string& file,
                 std::uint64_t offset) override {
-    auto followed = follow(application_id);
-    if (!followed) return *followed.error_reply;
-    auto& job = *followed.job;
-    std::lock_guard lock(job.mutex);
-    if (auto refused = check_owner(application_id, job.owner)) return *refused;
-    auto configuration = this->configuration();
-    if (!configuration) return refusal(503, configuration.error().message);
-    if (!job.logs) {
-      auto opened = client::ContainerLogs::open(*configuration, application_id);
-      if (!opened) return cluster_refusal(opened.error());
-      job.logs.emplace(std::move(*opened));
-    }
-    auto place = job.logs->place();
-    if (!place) return cluster_refusal(place.error());
-    if (*place == client::LogPlace::aggregating || *place == client::LogPlace::not_kept) {
-      return refusal(503, job.logs->place_sentence(*place));
-    }
-    client::LogContainer container;
-    if (task == "master") {
-      auto masters = job.logs->master_containers();
-      if (!masters || masters->empty()) {
-        return refusal(404, "The application master's container of " + application_id + " is not known yet.");
+    return with_own_job(application_id, [&](FollowedJob& job) -> ApiReply {
+      auto configuration = this->configuration();
+      if (!configuration) return refusal(503, configuration.error().message);
+      if (!job.logs) {
+        auto opened = client::ContainerLogs::open(*configuration, application_id);
+        if (!opened) return cluster_refusal(opened.error());
+        job.logs.emplace(std::move(*opened));
       }
-      container = masters->back();
-    } else {
-      const auto status = job.connection->last_status();
-      const TaskStatus* found = nullptr;
-      if (status) {
-        for (const auto& one : status->tasks) {
-          if (one.task == task) found = &one;
+      auto place = job.logs->place();
+      if (!place) return cluster_refusal(place.error());
+      if (*place == client::LogPlace::aggregating || *place == client::LogPlace::not_kept) {
+        return refusal(503, job.logs->place_sentence(*place));
+      }
+      client::LogContainer container;
+      if (task == "master") {
+        auto masters = job.logs->master_containers();
+        if (!masters || masters->empty()) {
+          return refusal(404, "The application master's container of " + application_id + " is not known yet.");
         }
+        container = masters->back();
+      } else {
+        const auto status = job.connection->last_status();
+        const TaskStatus* found = nullptr;
+        if (status) {
+          for (const auto& one : status->tasks) {
+            if (one.task == task) found = &one;
+          }
+        }
+        if (!found) {
+          return refusal(404, "\"" + task + "\" is not a task of " + application_id +
+                                  "; tasks are named type:index, such as worker:0, or master.");
+        }
+        if (found->container.empty()) return refusal(404, task + " has no container yet, so it has no logs.");
+        container = {found->task, found->container, found->node, found->node_http_address};
       }
-      if (!found) {
-        return refusal(404, "\"" + task + "\" is not a task of " + application_id +
-                                "; tasks are named type:index, such as worker:0, or master.");
-      }
-      if (found->container.empty()) return refusal(404, task + " has no container yet, so it has no logs.");
-      container = {found->task, found->container, found->node, found->node_http_address};
-    }
-    auto read = job.logs->read(container, {file});
-    if (!read) return cluster_refusal(read.error());
-    if (read->empty()) return refusal(404, task + " has no log file " + file + ".");
-    const auto& text = read->front().contents;
-    const auto from = std::min<std::uint64_t>(offset, text.size());
-    return {200, json{{"task", task},
-                      {"file", file},
-                      {"container", container.container},
-                      {"offset", from},
-                      {"size", text.size()},
-                      {"aggregated", read->front().aggregated},
-                      {"text", text.substr(from)}}};
+      auto read = job.logs->read(container, {file});
+      if (!read) return cluster_refusal(read.error());
+      if (read->empty()) return refusal(404, task + " has no log file " + file + ".");
+      const auto& text = read->front().contents;
+      const auto from = std::min<std::uint64_t>(offset, text.size());
+      return {200, json{{"task", task},
+                        {"file", file},
+                        {"container", container.container},
+                        {"offset", from},
+                        {"size", text.size()},
+                        {"aggregated", read->front().aggregated},
+                        {"text", text.substr(from)}}};
+    });
   }
 
   ApiReply kill(const std::string& application_id) override {
-    auto followed = follow(application_id);
-    if (!followed) return *followed.error_reply;
-    auto& job = *followed.job;
-    std::lock_guard lock(job.mutex);
-    if (auto refused = check_owner(application_id, job.owner)) return *refused;
-    auto configuration = this->configuration();
-    if (!configuration) return refusal(503, configuration.error().message);
-    auto killed = client::kill_job(*job.connection, *configuration, "killed by its owner in spindle serve");
-    if (!killed) return cluster_refusal(killed.error());
-    if (!killed->finished) {
-      return refusal(504, "The ResourceManager took the kill of " + application_id + ", but it is still " +
-                              killed->state + "; look again in a moment.");
-    }
-    return {200, json{{"application_id", application_id},
-                      {"state", killed->state},
-                      {"removed_staging", killed->removed_staging}}};
+    return with_own_job(application_id, [&](FollowedJob& job) -> ApiReply {
+      auto configuration = this->configuration();
+      if (!configuration) return refusal(503, configuration.error().message);
+      auto killed = client::kill_job(*job.connection, *configuration, "killed by its owner in spindle serve");
+      if (!killed) return cluster_refusal(killed.error());
+      if (!killed->finished) {
+        return refusal(504, "The ResourceManager took the kill of " + application_id + ", but it is still " +
+                                killed->state + "; look again in a moment.");
+      }
+      return {200, json{{"application_id", application_id},
+                        {"state", killed->state},
+                        {"removed_staging", killed->removed_staging}}};
+    });
   }
 
   ApiReply cluster() override {
@@ -356,6 +343,17 @@ class YarnClusterAccess final : public ClusterAccess {
     return {followed_.emplace(application_id, std::move(job)).first->second.get(), std::nullopt};
   }
 
+  // Runs `body` on the job under its lock, once it is known to be this user's.
+  template <typename Body>
+  ApiReply with_own_job(const std::string& application_id, Body body) {
+    auto followed = follow(application_id);
+    if (!followed) return *followed.error_reply;
+    auto& job = *followed.job;
+    std::lock_guard lock(job.mutex);
+    if (auto refused = check_owner(application_id, job.owner)) return *refused;
+    return body(job);
+  }
+
   ApiReply not_yours(const std::string& application_id, const std::string& owner) const {
     return refusal(403, application_id + " belongs to " + owner + "; this server acts for " + user_ +
                             " and shows and kills only " + user_ + "'s jobs.");
@@ -366,11 +364,12 @@ class YarnClusterAccess final : public ClusterAccess {
     return not_yours(application_id, owner);
   }
 
-  // New training scalars of the job's event files go into the history; the
-  // newest point's time, so that a change shows in the job's answer.
-  double poll_scalars(FollowedJob& job, const std::string& application_id) {
+  // New training scalars of the job's event files go into the history. The
+  // answer is a time at or after the newest point, which grows as points
+  // come: the page fetches the charts' new points when it passes theirs.
+  double poll_scalars(FollowedJob& job, const std::string& application_id, const std::optional<JobStatus>& status) {
     auto* history = job.connection->history();
-    if (!history) return 0;
+    if (!history) return job.newest_point;
     if (!job.scalars_opened) {
       job.scalars_opened = true;
       if (auto entry = history->job(application_id); entry && entry->has_value() && !(*entry)->spec_yaml.empty()) {
@@ -383,20 +382,20 @@ class YarnClusterAccess final : public ClusterAccess {
     }
     if (job.scalars) {
       if (auto update = job.scalars->poll()) {
-        std::vector<client::MetricPoint> points;
-        for (const auto& run : update->runs) {
-          for (const auto& point : run.points) {
-            points.push_back({"tfevents", run.run, point.tag, point.step, point.wall_time, point.value});
-          }
-        }
+        const auto points = client::training_points(*update);
         if (!points.empty()) (void)history->record_metrics(application_id, points);
+        for (const auto& point : points) job.newest_point = std::max(job.newest_point, point.wall_time);
       }
     }
-    double newest = 0;
-    if (auto points = history->metrics(application_id)) {
-      for (const auto& point : *points) newest = std::max(newest, point.wall_time);
+    // Reading a running job's status added a point of its containers' use, stamped now.
+    const bool usage_recorded =
+        status && std::any_of(status->tasks.begin(), status->tasks.end(),
+                              [](const TaskStatus& task) { return task.phase == "running" && task.rss_bytes > 0; });
+    if (usage_recorded) {
+      const auto now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+      job.newest_point = std::max(job.newest_point, now);
     }
-    return newest;
+    return job.newest_point;
   }
 
   std::function<Result<yarn::HadoopConfiguration>()> read_configuration_;

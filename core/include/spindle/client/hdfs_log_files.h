@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "spindle/client/history_store.h"
 #include "spindle/core/tfevents.h"
 #include "spindle/yarn/webhdfs.h"
 
@@ -39,6 +40,9 @@ class JobLogDirectory {
   std::unique_ptr<LogFileSystem> files_;
   std::unique_ptr<LogDirectoryReader> reader_;
 };
+
+// The scalars of an update as the history keeps them (source "tfevents").
+std::vector<MetricPoint> training_points(const LogDirectoryUpdate& update);
 
 // The path part of an hdfs:// URI; anything else as it is.
 std::string hdfs_path(const std::string& path_or_uri);

@@ -14,6 +14,8 @@ namespace spindle::client {
 nlohmann::ordered_json history_entry_json(const JobHistoryEntry& job);
 nlohmann::ordered_json resources_json(const yarn::Resources& resources);
 nlohmann::ordered_json node_json(const yarn::NodeInfo& node);
+// A training scalar or a container's use (metrics --json, GET /api/v1/jobs/APP/metrics).
+nlohmann::ordered_json metric_point_json(const MetricPoint& point);
 // The queue and every queue under it.
 nlohmann::ordered_json queue_json(const yarn::QueueInfo& queue);
 
