@@ -40,11 +40,11 @@
 #include <thread>
 #include <vector>
 
-#include "net/maybe_tls_stream.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_certificate.h"
 #include "spindle/core/job_lifecycle.h"
+#include "spindle/core/maybe_tls_stream.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/zstd_codec.h"
 
@@ -58,7 +58,7 @@ namespace {
 
 // Connects, then makes the TLS handshake when the stream has TLS.
 template <typename Handler>
-void connect(spindle::MaybeTlsStream& stream, std::uint16_t port, Handler handler) {
+void connect(spindle::MaybeTlsStream<beast::tcp_stream>& stream, std::uint16_t port, Handler handler) {
   stream.plain().async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
                                [&stream, handler = std::move(handler)](beast::error_code ec) mutable {
                                  if (ec || !stream.tls()) return handler(ec);
@@ -216,7 +216,7 @@ struct Executor : std::enable_shared_from_this<Executor> {
     if (on_registered) on_registered();
   }
 
-  spindle::MaybeTlsStream stream;
+  spindle::MaybeTlsStream<beast::tcp_stream> stream;
   net::steady_timer timer;
   beast::flat_buffer buffer;
   http::request<http::string_body> request;
@@ -295,7 +295,7 @@ struct Reregistration : std::enable_shared_from_this<Reregistration> {
       });
     });
   }
-  spindle::MaybeTlsStream stream;
+  spindle::MaybeTlsStream<beast::tcp_stream> stream;
   beast::flat_buffer buffer;
   http::request<http::string_body> request;
   http::response<http::string_body> response;
@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "tls") == 0) tls = true;
     if (std::strcmp(argv[i], "heartbeats") == 0) totals.heartbeat_phase = true;
   }
-  std::optional<spindle::JobCertificate> certificate;
+  std::optional<spindle::SelfSignedCertificate> certificate;
   if (tls) {
     auto made = spindle::make_job_certificate("application_1_0001");
     if (!made) return 1;

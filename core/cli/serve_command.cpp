@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/exit_codes.h"
+#include "cli/serve_identity.h"
 #include "spindle/serve/dashboard.h"
 #include "spindle/yarn/hadoop_configuration.h"
 
@@ -19,6 +20,8 @@ struct ServeOptions {
   std::string bind = "127.0.0.1";
   std::uint16_t port = 0;
   bool token_from_environment = false;
+  std::string tls_certificate_file;
+  std::string tls_key_file;
 };
 
 // Every browser holds a long poll open, so the soft limit of open files
@@ -38,8 +41,17 @@ int run_serve(const ServeOptions& options) {
     std::cerr << configuration.error().message << '\n';
     return exit_bad_input;
   }
+  auto identity = serve_identity(options.bind, options.tls_certificate_file, options.tls_key_file);
+  if (!identity) {
+    std::cerr << identity.error().message << '\n';
+    return exit_bad_input;
+  }
   serve::DashboardOptions dashboard;
   dashboard.bind_address = options.bind;
+  if (*identity) {
+    dashboard.tls_certificate_pem = (*identity)->certificate_pem;
+    dashboard.tls_key_pem = (*identity)->key_pem;
+  }
   dashboard.port = options.port;
   if (options.token_from_environment) {
     const char* token = std::getenv("SPINDLE_SERVE_TOKEN");
@@ -62,11 +74,27 @@ int run_serve(const ServeOptions& options) {
     std::cerr << server.error().message << '\n';
     return exit_bad_input;
   }
-  const auto host = options.bind.find(':') != std::string::npos ? "[" + options.bind + "]" : options.bind;
+  const auto name = serve_host_name(options.bind);
+  const auto host = name.find(':') != std::string::npos ? "[" + name + "]" : name;
   const auto port = std::to_string((*server)->port());
-  std::cout << "http://" << host << ":" << port << "/?token=" << (*server)->access_token() << '\n';
-  std::cout << "The Spindle dashboard is served there until Ctrl-C. From another machine: ssh -L " << port
-            << ":127.0.0.1:" << port << " this-host, then open the same address there." << std::endl;
+  std::cout << (*identity ? "https://" : "http://") << host << ":" << port << "/?token=" << (*server)->access_token()
+            << '\n';
+  if (!*identity) {
+    std::cout << "The Spindle dashboard is served there until Ctrl-C. From another machine: ssh -L " << port
+              << ":127.0.0.1:" << port << " this-host, then open the same address there." << std::endl;
+  } else {
+    std::cout
+        << "The Spindle dashboard is served there over TLS until Ctrl-C. Its certificate's SHA-256 fingerprint is "
+        << (*identity)->fingerprint << '\n';
+    if (!(*identity)->made_in.empty()) {
+      std::cout << "The certificate was made for this server and is kept in " << (*identity)->made_in
+                << "; the browser will warn that it does not know it: compare the fingerprint it shows with this one "
+                   "before going on."
+                << '\n';
+    }
+    std::cout << "Whoever has the token acts on the cluster as " << yarn::hadoop_user_name()
+              << ", the user this server runs as; give it to nobody else." << std::endl;
+  }
   int received = 0;
   sigwait(&stop_signals, &received);
   (*server)->stop();
@@ -80,7 +108,12 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "serve", "The dashboard in a browser, and its JSON API, for the cluster of HADOOP_CONF_DIR (prints its URL)");
   command->add_option("--port", options->port, "Port to listen on (default: any free one)");
-  command->add_option("--bind", options->bind, "Address to listen on: a loopback address (default 127.0.0.1)");
+  command->add_option("--bind", options->bind,
+                      "Address to listen on (default 127.0.0.1); any other address is served over TLS only");
+  command->add_option(
+      "--tls-certificate", options->tls_certificate_file,
+      "PEM certificate to serve HTTPS with (default for a non-loopback address: one made and kept here)");
+  command->add_option("--tls-key", options->tls_key_file, "The unencrypted PEM private key of --tls-certificate");
   command->add_flag("--token-from-env", options->token_from_environment,
                     "Take the access token from SPINDLE_SERVE_TOKEN instead of making one");
   command->callback([options, &exit_code] { exit_code = run_serve(*options); });

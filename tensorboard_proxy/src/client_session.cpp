@@ -28,7 +28,7 @@ std::string seconds_text(std::chrono::milliseconds duration) {
 }  // namespace
 
 ClientSession::ClientSession(Socket socket, ProxyContext& context, UpstreamPool& pool)
-    : client_(std::move(socket)),
+    : client_(std::move(socket), context.tls ? &*context.tls : nullptr),
       timer_(client_.get_executor()),
       context_(context),
       pool_(pool),
@@ -39,11 +39,40 @@ ClientSession::ClientSession(Socket socket, ProxyContext& context, UpstreamPool&
 
 void ClientSession::start() {
   beast::error_code ignored;
-  client_.set_option(tcp::no_delay(true), ignored);
-  client_.non_blocking(true, ignored);
-  const auto peer = client_.remote_endpoint(ignored);
+  auto& socket = client_.plain();
+  socket.set_option(tcp::no_delay(true), ignored);
+  socket.non_blocking(true, ignored);
+  const auto peer = socket.remote_endpoint(ignored);
   client_address_ = ignored ? "unknown" : peer.address().to_string();
-  read_request_head();
+  if (!client_.tls()) {
+    read_request_head();
+    return;
+  }
+  watch(Waiting::client, context_.options.idle_timeout);
+  socket.async_wait(Socket::wait_read, [self = shared_from_this()](beast::error_code ec) { self->on_first_bytes(ec); });
+}
+
+void ClientSession::on_first_bytes(beast::error_code ec) {
+  unsigned char first = 0;
+  if (!ec) client_.plain().receive(net::buffer(&first, 1), Socket::message_peek, ec);
+  if (ec) {
+    close_now();
+    return;
+  }
+  constexpr unsigned char tls_handshake_record = 0x16;
+  if (first != tls_handshake_record) {
+    client_.stop_tls();
+    send_page(status::bad_request, "This address speaks HTTPS only; open it again with https:// in front.", false);
+    return;
+  }
+  client_.secured().async_handshake(net::ssl::stream_base::server, [self = shared_from_this()](beast::error_code hs) {
+    // A client that does not trust the certificate ends here, which its browser explains better than we could.
+    if (hs) {
+      self->close_now();
+      return;
+    }
+    self->read_request_head();
+  });
 }
 
 bool ClientSession::request_is_head() const {
@@ -189,7 +218,8 @@ void ClientSession::on_upstream_connected(beast::error_code ec) {
 
 void ClientSession::send_request_head() {
   const auto head = upstream_request_head(request_parser_->get(), route_, upstream_->authority, client_address_,
-                                          request_parser_->chunked(), request_parser_->content_length().value_or(0));
+                                          client_.tls() ? "https" : "http", request_parser_->chunked(),
+                                          request_parser_->content_length().value_or(0));
   request_out_.emplace(serialize_head(head), request_parser_->chunked());
   request_out_->frame(nullptr, 0, !request_has_body_);
   write_upstream_request();
@@ -394,19 +424,35 @@ void ClientSession::write_client_response() {
   send(client_, *response_out_, &ClientSession::on_client_response_written);
 }
 
-void ClientSession::send(Socket& socket, OutgoingMessage& message, void (ClientSession::*done)(error_code)) {
+namespace {
+
+Socket* clear_socket(Socket& socket) {
+  return &socket;
+}
+// OpenSSL keeps its own state of a write that a full socket cut short, so
+// TLS always writes through the event loop.
+Socket* clear_socket(MaybeTlsStream<Socket>& stream) {
+  return stream.tls() ? nullptr : &stream.plain();
+}
+
+}  // namespace
+
+template <typename Stream>
+void ClientSession::send(Stream& stream, OutgoingMessage& message, void (ClientSession::*done)(error_code)) {
   // At once when the socket takes it all, which spares a trip through the
   // event loop; what it does not take goes asynchronously.
-  beast::error_code ec;
-  const auto written = net::write(socket, message.pieces(), ec);
-  if (ec == net::error::would_block || ec == net::error::try_again) {
+  if (Socket* socket = clear_socket(stream)) {
+    beast::error_code ec;
+    const auto written = net::write(*socket, message.pieces(), ec);
+    if (ec != net::error::would_block && ec != net::error::try_again) {
+      (this->*done)(ec);
+      return;
+    }
     message.consume(written);
-    net::async_write(
-        socket, message.pieces(),
-        [self = shared_from_this(), done](beast::error_code write_ec, std::size_t) { ((*self).*done)(write_ec); });
-    return;
   }
-  (this->*done)(ec);
+  net::async_write(
+      stream, message.pieces(),
+      [self = shared_from_this(), done](beast::error_code write_ec, std::size_t) { ((*self).*done)(write_ec); });
 }
 
 void ClientSession::on_client_response_written(beast::error_code ec) {

@@ -13,6 +13,7 @@
 #include "io_types.h"
 #include "outgoing_message.h"
 #include "proxy_context.h"
+#include "spindle/core/maybe_tls_stream.h"
 #include "upstream_pool.h"
 
 namespace spindle::tbproxy {
@@ -31,6 +32,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   using error_code = boost::beast::error_code;
   using status = boost::beast::http::status;
 
+  // On a TLS port: a clear HTTP request is answered in clear, anything else must be a handshake.
+  void on_first_bytes(error_code ec);
   void read_request_head();
   void on_request_head(error_code ec);
   void on_resolved(const ResolutionPtr& resolution);
@@ -56,7 +59,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void on_response_body(error_code ec);
   void write_client_response();
   void on_client_response_written(error_code ec);
-  void send(Socket& socket, OutgoingMessage& message, void (ClientSession::*done)(error_code));
+  template <typename Stream>
+  void send(Stream& stream, OutgoingMessage& message, void (ClientSession::*done)(error_code));
   void finish_exchange();
 
   // The request failed at the upstream: a page while the client has seen
@@ -83,7 +87,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void arm_timer();
   void on_timer(std::uint64_t generation);
 
-  Socket client_;
+  MaybeTlsStream<Socket> client_;
   Timer timer_;
   std::chrono::steady_clock::time_point deadline_;
   std::chrono::steady_clock::time_point timer_expiry_ = std::chrono::steady_clock::time_point::max();

@@ -63,7 +63,7 @@ void ClientSession::send_whole_page(bool keep_alive) {
 
 void ClientSession::linger_then_close() {
   beast::error_code ignored;
-  client_.shutdown(tcp::socket::shutdown_send, ignored);
+  client_.plain().shutdown(tcp::socket::shutdown_send, ignored);
   watch(Waiting::client, linger_time);
   drain_then_close();
 }
@@ -107,7 +107,7 @@ void ClientSession::on_timer(std::uint64_t generation) {
   if (waiting_ == Waiting::upstream && upstream_) {
     upstream_->socket.close(ignored);
   } else {
-    client_.cancel(ignored);
+    client_.plain().cancel(ignored);
   }
 }
 
@@ -115,8 +115,8 @@ void ClientSession::close_now() {
   beast::error_code ignored;
   closed_ = true;
   timer_.cancel();
-  client_.shutdown(tcp::socket::shutdown_both, ignored);
-  client_.close(ignored);
+  client_.plain().shutdown(tcp::socket::shutdown_both, ignored);
+  client_.plain().close(ignored);
 }
 
 }  // namespace spindle::tbproxy

@@ -1,5 +1,9 @@
 #pragma once
 
+#include <boost/asio/ssl/context.hpp>
+
+#include <optional>
+
 #include "spindle/tbproxy/proxy_server.h"
 #include "spindle/tbproxy/request_screen.h"
 #include "upstream_directory.h"
@@ -14,12 +18,17 @@ struct ProxyContext {
     policy.loopback_hosts_only = options.access_token.empty();
     policy.max_body_bytes = options.max_request_body_bytes;
     policy.has_site = options.site != nullptr;
+    policy.secure_cookie = !options.tls_certificate_pem.empty();
   }
+
+  // Set from the options' certificate and key before the first connection.
+  Result<void> load_tls();
 
   static constexpr int lookup_threads = 2;
   ProxyOptions options;
   ScreenPolicy policy;
   UpstreamDirectory directory;
+  std::optional<boost::asio::ssl::context> tls;
 };
 
 }  // namespace spindle::tbproxy

@@ -60,6 +60,7 @@ class Server final : public ProxyServer {
       return make_error("listening on " + options.bind_address +
                         " lets other machines in, so the proxy needs an access token for it");
     }
+    if (auto loaded = context_.load_tls(); !loaded) return loaded.error();
     const tcp::endpoint endpoint(address, options.port);
     acceptor_->open(endpoint.protocol(), ec);
     if (!ec) acceptor_->set_option(net::socket_base::reuse_address(true), ec);
@@ -131,6 +132,33 @@ class Server final : public ProxyServer {
 };
 
 }  // namespace
+
+Result<void> ProxyContext::load_tls() {
+  if (options.tls_certificate_pem.empty() && options.tls_key_pem.empty()) return {};
+  if (options.tls_certificate_pem.empty() || options.tls_key_pem.empty()) {
+    return make_error("TLS needs both a certificate and its private key; one of them is missing");
+  }
+  namespace ssl = net::ssl;
+  tls.emplace(ssl::context::tls_server);
+  tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                   ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+  // Idle keep-alive connections would otherwise hold OpenSSL's buffers.
+  SSL_CTX_set_mode(tls->native_handle(), SSL_MODE_RELEASE_BUFFERS);
+  boost::system::error_code ec;
+  // The key first: OpenSSL then checks the certificate against it below, and our sentence says which is wrong.
+  tls->use_private_key(net::buffer(options.tls_key_pem), ssl::context::pem, ec);
+  if (ec) {
+    return make_error("the TLS private key cannot be used: " + ec.message() +
+                      "; give the unencrypted PEM key of the certificate");
+  }
+  tls->use_certificate_chain(net::buffer(options.tls_certificate_pem), ec);
+  if (ec) return make_error("the TLS certificate cannot be used: " + ec.message() + "; give a PEM certificate");
+  if (SSL_CTX_check_private_key(tls->native_handle()) != 1) {
+    return make_error(
+        "the TLS private key does not belong to the certificate; give the key the certificate was made for");
+  }
+  return {};
+}
 
 Result<std::unique_ptr<ProxyServer>> ProxyServer::start(ProxyOptions options, UpstreamResolver resolver) {
   if (!resolver) return make_error("the TensorBoard proxy needs a way to find each job's TensorBoard");

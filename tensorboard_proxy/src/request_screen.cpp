@@ -88,7 +88,8 @@ std::optional<std::string_view> cookie_value(const http::fields& fields, std::st
 }
 
 // Checks the token; a nullopt lets the request through.
-std::optional<Answer> check_token(const http::request_header<>& head, const std::string& token) {
+std::optional<Answer> check_token(const http::request_header<>& head, const ScreenPolicy& policy) {
+  const std::string& token = policy.access_token;
   const std::string_view target = view(head.target());
   const auto question = target.find('?');
   if (question != std::string_view::npos) {
@@ -112,7 +113,8 @@ std::optional<Answer> check_token(const http::request_header<>& head, const std:
       // The cookie carries the token from now on, so it leaves the address bar and the history.
       Answer answer = refuse(http::status::found, "The token is accepted; the page continues without it.");
       answer.location = std::string(target.substr(0, question)) + (kept.empty() ? "" : "?" + kept);
-      answer.set_cookie = std::string(token_cookie_name) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict";
+      answer.set_cookie = std::string(token_cookie_name) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict" +
+                          (policy.secure_cookie ? "; Secure" : "");
       return answer;
     }
   }
@@ -203,7 +205,7 @@ Verdict screen_request(const http::request_header<>& head, const ScreenPolicy& p
   if (auto refused = check_framing(head, policy)) return *refused;
   if (auto refused = check_host(head, policy)) return *refused;
   if (!policy.access_token.empty()) {
-    if (auto refused = check_token(head, policy.access_token)) return *refused;
+    if (auto refused = check_token(head, policy)) return *refused;
   }
   auto route = route_request_target(target);
   if (!route && policy.has_site && !target.starts_with("/tb/")) return ToSite{};
@@ -269,7 +271,8 @@ bool replaced_upstream(const http::fields::value_type& field) {
 
 http::request_header<> upstream_request_head(const http::request_header<>& client_head, const ProxyRoute& route,
                                              const std::string& upstream_authority, const std::string& client_address,
-                                             bool body_chunked, std::uint64_t body_length) {
+                                             std::string_view client_scheme, bool body_chunked,
+                                             std::uint64_t body_length) {
   const HopByHop hop_by_hop(client_head);
   http::request_header<> head;
   head.method(client_head.method());
@@ -292,7 +295,7 @@ http::request_header<> upstream_request_head(const http::request_header<>& clien
   }
   if (!cookies.empty()) head.set(http::field::cookie, cookies);
   head.set("X-Forwarded-For", client_address);
-  head.set("X-Forwarded-Proto", "http");
+  head.set("X-Forwarded-Proto", beast::string_view(client_scheme.data(), client_scheme.size()));
   if (const auto host = client_head[http::field::host]; !host.empty()) head.set("X-Forwarded-Host", host);
   head.set("X-Forwarded-Prefix", "/tb/" + route.application_id);
   if (body_chunked) {

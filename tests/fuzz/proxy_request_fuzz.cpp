@@ -100,7 +100,7 @@ void check_request(std::string_view bytes, const spindle::tbproxy::ScreenPolicy&
   const bool chunked = parser.chunked();
   const std::uint64_t length = parser.content_length().value_or(0);
   const auto upstream =
-      spindle::tbproxy::upstream_request_head(head, route, "127.0.0.1:6006", "10.0.0.1", chunked, length);
+      spindle::tbproxy::upstream_request_head(head, route, "127.0.0.1:6006", "10.0.0.1", "https", chunked, length);
   require_no_hop_by_hop(upstream);
   require(upstream.count(http::field::host) == 1 && upstream[http::field::host] == "127.0.0.1:6006");
   require(upstream.count(http::field::content_length) + upstream.count(http::field::transfer_encoding) <= 1);

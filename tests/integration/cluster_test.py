@@ -25,6 +25,7 @@ import urllib.request
 import ha_test
 from ha_test import status_of, submit, tasks_running
 from jobs_on_yarn_test import SOURCE, configuration, spindle
+from serve_dashboard_test import Browser, wait_for
 
 LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -381,3 +382,78 @@ tasks:
         self.assertEqual((status, answer.get("state")), (200, "KILLED"), answer)
         status, job = api("jobs/" + application_id)
         self.assertEqual(job["job"]["state"], "killed", job)
+
+    # Run on a worker host: what a laptop would do, reaching the gateway across the bridge.
+    REMOTE_CLIENT = """\
+import hashlib, http.client, json, ssl, sys, urllib.parse
+url, token, certificate = sys.argv[1:4]
+where = urllib.parse.urlsplit(url)
+secure = http.client.HTTPSConnection(where.hostname, where.port, timeout=30,
+                                     context=ssl.create_default_context(cafile=certificate))
+secure.request("GET", "/api/v1/session", headers={"Authorization": "Bearer " + token})
+answer = secure.getresponse()
+session = json.load(answer)
+der = secure.sock.getpeercert(True)
+clear = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+clear.request("GET", "/api/v1/session")
+refusal = clear.getresponse()
+print(json.dumps({"session": session, "sha256": hashlib.sha256(der).hexdigest(),
+                  "clear": [refusal.status, refusal.read().decode()]}))
+"""
+
+    def start_server(self, state, *args):
+        token = os.urandom(32).hex()
+        server = subprocess.Popen([os.environ["SPINDLE_CLI"], "serve", "--token-from-env", *args],
+                                  env=dict(os.environ, SPINDLE_SERVE_TOKEN=token, SPINDLE_STATE_DIR=state),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(server.stderr.close)
+        self.addCleanup(server.stdout.close)
+        self.addCleanup(server.wait, 60)
+        self.addCleanup(server.terminate)
+        url = server.stdout.readline().strip()
+        said = server.stdout.readline().strip()
+        return server, token, url.split("/?token=")[0], said
+
+    def test_another_host_reaches_the_dashboard_over_tls_only_with_the_printed_fingerprint(self):
+        gateway = socket.gethostbyname("spindle-gateway")
+        state = os.path.join(self.directory, "state")
+        refused = subprocess.run([os.environ["SPINDLE_CLI"], "serve", "--bind", gateway, "--tls-key", "key.pem"],
+                                 capture_output=True, text=True, timeout=60)
+        self.assertEqual(refused.returncode, 2, refused.stdout + refused.stderr)
+        self.assertIn("--tls-certificate and --tls-key go together", refused.stderr)
+
+        server, token, base, said = self.start_server(state, "--bind", gateway)
+        self.assertTrue(base.startswith("https://%s:" % gateway), base)
+        fingerprint = said.rsplit(" ", 1)[-1].replace(":", "").lower()
+        certificate = os.path.join(state, "serve", "certificate.pem")
+        self.assertEqual(os.stat(os.path.join(state, "serve", "key.pem")).st_mode & 0o777, 0o600)
+        done = subprocess.run([LOCAL_YARN, "--hosts", "exec", "spindle-node2", "python3", "-c", self.REMOTE_CLIENT,
+                               base, token, certificate], capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        seen = json.loads(done.stdout.strip().splitlines()[-1])
+        self.assertEqual(seen["session"]["api"], "v1", seen)
+        self.assertEqual(seen["sha256"], fingerprint, (seen, said))
+        self.assertEqual(seen["clear"][0], 400, seen)
+        self.assertIn("speaks HTTPS only", seen["clear"][1])
+
+        # Chromium on that host, trusting the certificate by its public key's pin as a user would by its fingerprint.
+        spki = subprocess.run("openssl x509 -in '%s' -pubkey -noout | openssl pkey -pubin -outform der | "
+                              "openssl dgst -sha256 -binary | base64" % certificate, shell=True, check=True,
+                              capture_output=True, text=True).stdout.strip()
+        browser = Browser(host=socket.gethostbyname("spindle-node2"),
+                          launch=[LOCAL_YARN, "--hosts", "exec", "spindle-node2"],
+                          args=["--ignore-certificate-errors-spki-list=" + spki])
+        try:
+            browser.open(base + "/?token=" + token)
+            wait_for("the jobs page in Chromium on spindle-node2",
+                     lambda: browser.run("return document.body.dataset.ready") == "jobs", 60)
+            self.assertEqual(browser.run("return location.href"), base + "/")
+            browser.screenshot("jobs-across-hosts-over-tls")
+        finally:
+            browser.close()
+
+        # Started again, it keeps its certificate, so browsers that trusted it still do.
+        server.terminate()
+        server.wait(60)
+        _, _, again, said_again = self.start_server(state, "--bind", gateway)
+        self.assertEqual(said_again, said)

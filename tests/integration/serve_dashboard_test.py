@@ -13,6 +13,7 @@ import base64
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -71,13 +72,22 @@ def wait_for(what, check, seconds=180, every=0.25):
         time.sleep(every)
 
 
-class Browser:
-    """Headless Chromium through ChromeDriver (W3C WebDriver over HTTP)."""
+def addresses_of_this_machine():
+    shown = subprocess.run(["ip", "-4", "-o", "addr", "show"], capture_output=True, text=True, check=True).stdout
+    return [line.split()[3].split("/")[0] for line in shown.splitlines()]
 
-    def __init__(self):
+
+class Browser:
+    """Headless Chromium through ChromeDriver (W3C WebDriver over HTTP). On this machine, or on another
+    host when `launch` runs its command there and `host` is that host's address; `args` go to Chromium."""
+
+    def __init__(self, host="127.0.0.1", launch=(), args=()):
+        self.host = host
         self.port = free_port()
-        self.driver = subprocess.Popen(["chromedriver", "--port=%d" % self.port],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        remote = ["--allowed-ips=" + ",".join(addresses_of_this_machine())] if launch else []
+        # A session of its own, so that stopping it stops the driver and not only a launching script.
+        self.driver = subprocess.Popen([*launch, "chromedriver", "--port=%d" % self.port, *remote],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         wait_for("chromedriver", lambda: self.alive(), seconds=30)
         self.profile = tempfile.mkdtemp(prefix="spindle-chromium-")
         try:
@@ -85,25 +95,24 @@ class Browser:
                 "browserName": "chrome",
                 "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
                     "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
-                    "--user-data-dir=" + self.profile, "--lang=en-US"]}}}})
+                    "--user-data-dir=" + self.profile, "--lang=en-US", *args]}}}})
             self.session = answer["value"]["sessionId"]
         except BaseException:
             # No browser to close: the driver and the profile go here.
-            self.driver.terminate()
-            self.driver.wait(30)
+            self.stop_driver()
             shutil.rmtree(self.profile, ignore_errors=True)
             raise
 
     def alive(self):
         try:
-            with urllib.request.urlopen("http://127.0.0.1:%d/status" % self.port, timeout=2) as answer:
+            with urllib.request.urlopen("http://%s:%d/status" % (self.host, self.port), timeout=2) as answer:
                 return json.load(answer)["value"]["ready"]
         except OSError:
             return False
 
     def call(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode()
-        call = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data, method=method,
+        call = urllib.request.Request("http://%s:%d%s" % (self.host, self.port, path), data=data, method=method,
                                       headers={"Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(call, timeout=120) as answer:
@@ -130,9 +139,15 @@ class Browser:
         try:
             self.call("DELETE", "/session/" + self.session)
         finally:
-            self.driver.terminate()
-            self.driver.wait(30)
+            self.stop_driver()
             shutil.rmtree(self.profile, ignore_errors=True)
+
+    def stop_driver(self):
+        try:
+            os.killpg(self.driver.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        self.driver.wait(30)
 
 
 class DashboardInBrowser(unittest.TestCase):

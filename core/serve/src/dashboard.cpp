@@ -29,10 +29,10 @@ class RunningDashboard final : public Dashboard {
 }  // namespace
 
 Result<std::unique_ptr<Dashboard>> Dashboard::start(DashboardOptions options, std::shared_ptr<ClusterAccess> cluster) {
-  if (!tbproxy::is_loopback_address(options.bind_address)) {
-    return Error{"spindle serve listens only on this machine's loopback (" + options.bind_address +
-                 " is not one): it speaks clear HTTP, so reach it from elsewhere through ssh -L " +
-                 "PORT:127.0.0.1:PORT, which encrypts the way"};
+  if (!tbproxy::is_loopback_address(options.bind_address) && options.tls_certificate_pem.empty()) {
+    return Error{"spindle serve listens on " + options.bind_address +
+                 ", which other machines reach, only over TLS: give it a certificate and key, or bind 127.0.0.1 "
+                 "and reach it through ssh -L PORT:127.0.0.1:PORT"};
   }
   if (options.access_token.empty()) {
     auto made = tbproxy::make_access_token();
@@ -45,6 +45,8 @@ Result<std::unique_ptr<Dashboard>> Dashboard::start(DashboardOptions options, st
   proxy.bind_address = options.bind_address;
   proxy.port = options.port;
   proxy.access_token = options.access_token;
+  proxy.tls_certificate_pem = std::move(options.tls_certificate_pem);
+  proxy.tls_key_pem = std::move(options.tls_key_pem);
   proxy.threads = 2;
   proxy.max_request_body_bytes = 1024 * 1024;
   proxy.site = site;

@@ -10,9 +10,9 @@
 #include <optional>
 
 #include "net/asio_endpoints.h"
-#include "net/maybe_tls_stream.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_certificate.h"
+#include "spindle/core/maybe_tls_stream.h"
 #include "spindle/core/zstd_codec.h"
 
 namespace spindle {
@@ -45,7 +45,7 @@ struct JobApiClient::Connection {
   }
   net::io_context io;
   ssl::context context;
-  MaybeTlsStream stream;
+  MaybeTlsStream<beast::tcp_stream> stream;
   beast::flat_buffer buffer;
 };
 

@@ -1,9 +1,9 @@
 #include "spindle/core/job_api_server.h"
 
-#include "net/maybe_tls_stream.h"
 #include "net/query_string.h"
 #include "spindle/core/job_page.h"
 #include "spindle/core/job_status.h"
+#include "spindle/core/maybe_tls_stream.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -186,7 +186,7 @@ class Session : public std::enable_shared_from_this<Session> {
   template <typename Message>
   void send(std::shared_ptr<Message> response);
 
-  MaybeTlsStream stream_;
+  MaybeTlsStream<beast::tcp_stream> stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Server& server_;

@@ -3,9 +3,11 @@
 #include "spindle/core/sha256.h"
 
 #include <openssl/bio.h>
+#include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include <array>
 #include <memory>
@@ -36,27 +38,40 @@ std::string der_sha256(X509* certificate) {
   return pin;
 }
 
-}  // namespace
-
-Result<JobCertificate> make_job_certificate(const std::string& application_id) {
+// `alternative_names` in OpenSSL's configuration syntax ("IP:10.0.0.1,DNS:gw"), or empty.
+Result<SelfSignedCertificate> make_self_signed(const std::string& common_name, const std::string& alternative_names,
+                                               std::string_view purpose) {
   Key key(EVP_EC_gen("P-256"));
   Certificate certificate(X509_new());
-  if (!key || !certificate) return make_error("OpenSSL could not make a key for the job API's certificate");
+  if (!key || !certificate) return make_error("OpenSSL could not make a key for " + std::string(purpose));
   X509_set_version(certificate.get(), 2);
-  ASN1_INTEGER_set(X509_get_serialNumber(certificate.get()), 1);
+  // Random, because browsers refuse a second certificate with the issuer and serial of one they saw.
+  std::unique_ptr<BIGNUM, Freer<BIGNUM, BN_free>> serial(BN_new());
+  if (!serial || BN_rand(serial.get(), 120, BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY) == 0 ||
+      !BN_to_ASN1_INTEGER(serial.get(), X509_get_serialNumber(certificate.get()))) {
+    return make_error("OpenSSL could not draw a serial number for " + std::string(purpose));
+  }
   // The pin is what is trusted, not the dates; a year outlasts any job.
   X509_gmtime_adj(X509_getm_notBefore(certificate.get()), -3600);
   X509_gmtime_adj(X509_getm_notAfter(certificate.get()), 366L * 24 * 3600);
   X509_set_pubkey(certificate.get(), key.get());
   X509_NAME* name = X509_get_subject_name(certificate.get());
-  const std::string common_name = "spindle job API " + application_id.substr(0, 40);
   X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(common_name.c_str()), -1,
                              -1, 0);
   X509_set_issuer_name(certificate.get(), name);
-  if (X509_sign(certificate.get(), key.get(), EVP_sha256()) == 0) {
-    return make_error("OpenSSL could not sign the job API's certificate");
+  if (!alternative_names.empty()) {
+    X509V3_CTX context;
+    X509V3_set_ctx(&context, certificate.get(), certificate.get(), nullptr, nullptr, 0);
+    X509_EXTENSION* extension = X509V3_EXT_conf_nid(nullptr, &context, NID_subject_alt_name, alternative_names.c_str());
+    if (!extension)
+      return make_error("OpenSSL refused the names " + alternative_names + " for " + std::string(purpose));
+    X509_add_ext(certificate.get(), extension, -1);
+    X509_EXTENSION_free(extension);
   }
-  JobCertificate made;
+  if (X509_sign(certificate.get(), key.get(), EVP_sha256()) == 0) {
+    return make_error("OpenSSL could not sign " + std::string(purpose));
+  }
+  SelfSignedCertificate made;
   Bio certificate_out(BIO_new(BIO_s_mem()));
   PEM_write_bio_X509(certificate_out.get(), certificate.get());
   made.certificate_pem = bio_text(certificate_out.get());
@@ -67,8 +82,44 @@ Result<JobCertificate> make_job_certificate(const std::string& application_id) {
   return made;
 }
 
+bool is_ip_address(const std::string& name) {
+  return name.find(':') != std::string::npos || name.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+}  // namespace
+
+Result<SelfSignedCertificate> make_job_certificate(const std::string& application_id) {
+  return make_self_signed("spindle job API " + application_id.substr(0, 40), {}, "the job API's certificate");
+}
+
+Result<SelfSignedCertificate> make_server_certificate(const std::vector<std::string>& names) {
+  if (names.empty()) return make_error("a server certificate needs at least one name to be reached by");
+  std::string alternative_names;
+  for (const auto& each : names) {
+    if (each.empty() || each.find_first_of(", \t") != std::string::npos) {
+      return make_error("\"" + each + "\" cannot name a server in its certificate; give a host name or an address");
+    }
+    if (!alternative_names.empty()) alternative_names += ',';
+    alternative_names += (is_ip_address(each) ? "IP:" : "DNS:") + each;
+  }
+  return make_self_signed("spindle serve " + names.front().substr(0, 40), alternative_names,
+                          "the server's certificate");
+}
+
 std::string certificate_der_sha256(std::string_view der) {
   return sha256_hex(der);
+}
+
+bool certificate_serves(std::string_view certificate_pem, const std::string& name) {
+  Bio in(BIO_new_mem_buf(certificate_pem.data(), static_cast<int>(certificate_pem.size())));
+  Certificate certificate(PEM_read_bio_X509(in.get(), nullptr, nullptr, nullptr));
+  if (!certificate) return false;
+  if (X509_cmp_current_time(X509_get0_notBefore(certificate.get())) >= 0 ||
+      X509_cmp_current_time(X509_get0_notAfter(certificate.get())) <= 0) {
+    return false;
+  }
+  if (is_ip_address(name)) return X509_check_ip_asc(certificate.get(), name.c_str(), 0) == 1;
+  return X509_check_host(certificate.get(), name.data(), name.size(), 0, nullptr) == 1;
 }
 
 Result<std::string> certificate_sha256(std::string_view certificate_pem) {

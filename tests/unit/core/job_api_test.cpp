@@ -342,7 +342,7 @@ class JobApiOverTls : public ::testing::Test {
     return api;
   }
 
-  JobCertificate certificate_;
+  SelfSignedCertificate certificate_;
   Rendezvous rendezvous_{two_workers()};
   std::unique_ptr<JobApiServer> server_;
 };

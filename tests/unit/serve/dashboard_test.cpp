@@ -205,11 +205,12 @@ TEST_F(DashboardTest, NamesBadParametersAndUnknownJobsTensorBoards) {
   EXPECT_NE(job.body().find("job must be an application id"), std::string::npos);
 }
 
-TEST(DashboardStart, RefusesAnAddressBeyondLoopback) {
+TEST(DashboardStart, RefusesAnAddressBeyondLoopbackWithoutTls) {
   DashboardOptions options;
   options.bind_address = "0.0.0.0";
   auto started = Dashboard::start(options, std::make_shared<ScriptedCluster>());
   ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("only over TLS"), std::string::npos) << started.error().message;
   EXPECT_NE(started.error().message.find("ssh -L"), std::string::npos);
 }
 

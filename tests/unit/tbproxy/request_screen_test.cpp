@@ -78,12 +78,14 @@ TEST(UpstreamHead, FramingComesFromTheProxy) {
   client.set(http::field::content_length, "12");
   client.set(http::field::connection, "Content-Length, close");
   const ProxyRoute route{"application_1_0001", "/x"};
-  auto upstream = upstream_request_head(client, route, "node:6006", "10.0.0.9", false, 12);
+  auto upstream = upstream_request_head(client, route, "node:6006", "10.0.0.9", "http", false, 12);
   EXPECT_EQ(upstream[http::field::content_length], "12");
   EXPECT_EQ(upstream[http::field::host], "node:6006");
   EXPECT_EQ(upstream.count(http::field::connection), 0u);
   EXPECT_EQ(upstream.target(), "/x");
-  upstream = upstream_request_head(client, route, "node:6006", "10.0.0.9", true, 0);
+  EXPECT_EQ(upstream["X-Forwarded-Proto"], "http");
+  upstream = upstream_request_head(client, route, "node:6006", "10.0.0.9", "https", true, 0);
+  EXPECT_EQ(upstream["X-Forwarded-Proto"], "https");
   EXPECT_EQ(upstream[http::field::transfer_encoding], "chunked");
   EXPECT_EQ(upstream.count(http::field::content_length), 0u);
 }

@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "spindle/core/result.h"
 
@@ -12,14 +13,21 @@ namespace spindle {
 // in the application master's credentials; executors and clients trust the
 // certificate by pinning its SHA-256, which the job record and the tasks'
 // credentials carry.
-struct JobCertificate {
+struct SelfSignedCertificate {
   std::string certificate_pem;
   std::string key_pem;
   std::string sha256;  // of the certificate's DER bytes, lower-case hex
 };
 
 // A fresh P-256 key and a certificate naming the application.
-Result<JobCertificate> make_job_certificate(const std::string& application_id);
+Result<SelfSignedCertificate> make_job_certificate(const std::string& application_id);
+
+// A fresh P-256 key and a certificate for `spindle serve` on a non-loopback
+// address, valid for the names it is reached by (IP addresses or host
+// names), which browsers check; users trust it by its printed fingerprint.
+Result<SelfSignedCertificate> make_server_certificate(const std::vector<std::string>& names);
+// Whether a PEM certificate is valid now and for `name` (an address or a host name).
+bool certificate_serves(std::string_view certificate_pem, const std::string& name);
 
 // The pin of a PEM certificate; an error for text that holds none.
 Result<std::string> certificate_sha256(std::string_view certificate_pem);

@@ -17,6 +17,10 @@ struct ProxyOptions {
   std::uint16_t port = 0;  // 0: any free port
   // Required when bind_address is not a loopback address; see ScreenPolicy.
   std::string access_token;
+  // PEM texts, both or neither: with them every connection must speak TLS,
+  // and one that sends clear HTTP is told so in a clear answer.
+  std::string tls_certificate_pem;
+  std::string tls_key_pem;
   int threads = 1;
   std::size_t max_header_bytes = 16 * 1024;
   std::uint64_t max_request_body_bytes = 8 * 1024 * 1024;

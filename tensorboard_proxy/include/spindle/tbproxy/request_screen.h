@@ -24,6 +24,8 @@ struct ScreenPolicy {
   // Targets outside /tb/ go to the local site (see local_site.h) instead of
   // being answered 404.
   bool has_site = false;
+  // The token's cookie is only ever sent back over TLS.
+  bool secure_cookie = false;
   std::uint64_t max_body_bytes = 8 * 1024 * 1024;
 };
 
@@ -56,11 +58,12 @@ inline constexpr std::string_view token_cookie_name = "spindle_tb_token";
 
 // The head sent to TensorBoard: the client's fields without the hop-by-hop
 // ones, framing and the proxy's own cookie, with the upstream target, Host
-// and X-Forwarded-*. `body_chunked` and `body_length` give the framing of the
-// body that follows (neither: none).
+// and X-Forwarded-* (`client_scheme`: "http" or "https"). `body_chunked` and
+// `body_length` give the framing of the body that follows (neither: none).
 http::request_header<> upstream_request_head(const http::request_header<>& client_head, const ProxyRoute& route,
                                              const std::string& upstream_authority, const std::string& client_address,
-                                             bool body_chunked, std::uint64_t body_length);
+                                             std::string_view client_scheme, bool body_chunked,
+                                             std::uint64_t body_length);
 
 // The head sent back to the client from TensorBoard's: hop-by-hop fields
 // (RFC 9110 section 7.6.1, Proxy-*, those Connection names) and framing

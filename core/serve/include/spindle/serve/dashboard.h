@@ -16,6 +16,10 @@ struct DashboardOptions {
   // Every request needs it, on loopback too: a gateway node is shared, and
   // its other users reach its loopback. Empty: one is made.
   std::string access_token;
+  // PEM texts: with them the dashboard speaks HTTPS only. Required for an
+  // address other machines reach; on loopback, optional.
+  std::string tls_certificate_pem;
+  std::string tls_key_pem;
   // How often the views that browsers follow are read again.
   std::chrono::milliseconds refresh_interval{500};
   // The longest a long poll of /api/v1/updates is held.
@@ -28,8 +32,8 @@ struct DashboardOptions {
 // token. See the README for the API.
 class Dashboard {
  public:
-  // Listens before it returns. A non-loopback address is refused: the
-  // dashboard speaks clear HTTP only, so it is reached through `ssh -L`.
+  // Listens before it returns. A non-loopback address without TLS is
+  // refused: the token would cross the network in clear.
   static Result<std::unique_ptr<Dashboard>> start(DashboardOptions options, std::shared_ptr<ClusterAccess> cluster);
   virtual ~Dashboard() = default;
   virtual std::uint16_t port() const = 0;
