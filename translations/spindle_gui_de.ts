@@ -52,7 +52,12 @@
 <context>
     <name>HadoopSetup</name>
     <message>
-        <location filename="../app/src/cluster/hadoopsetup.cpp" line="+61"/>
+        <location filename="../app/src/cluster/hadoopsetup.cpp" line="+63"/>
+        <source>the Spindle server at %1</source>
+        <translation>der Spindle-Server unter %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>%1; the keytab and principal are in Settings</source>
         <translation>%1; Keytab und Prinzipal stehen in den Einstellungen</translation>
     </message>
@@ -513,7 +518,7 @@
         <translation>Noch nicht gefragt.</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+59"/>
         <source>The cluster did not answer: %1</source>
         <translation>Der Cluster hat nicht geantwortet: %1</translation>
     </message>
@@ -1023,7 +1028,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::JobMonitor</name>
     <message>
-        <location filename="../app/src/jobview/jobmonitor.cpp" line="+182"/>
+        <location filename="../app/src/jobview/jobmonitor.cpp" line="+262"/>
         <source>The ResourceManager did not confirm the kill within 60 s.</source>
         <translation>Der ResourceManager hat das Beenden nicht innerhalb von 60 s bestätigt.</translation>
     </message>
@@ -1301,7 +1306,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Unbekannt</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+107"/>
         <source>Kill job</source>
         <translation>Job beenden</translation>
     </message>
@@ -1348,9 +1353,9 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>%1 kopiert</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>The local TensorBoard proxy could not start: %1</source>
-        <translation>Der lokale TensorBoard-Proxy konnte nicht starten: %1</translation>
+        <location line="+26"/>
+        <source>TensorBoard cannot be shown: %1</source>
+        <translation>TensorBoard kann nicht gezeigt werden: %1</translation>
     </message>
     <message>
         <location line="+13"/>
@@ -1650,7 +1655,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Task:</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+154"/>
         <source>%1: complete, from the logs kept after the job</source>
         <translation>%1: vollständig, aus den nach dem Job aufbewahrten Logs</translation>
     </message>
@@ -1920,6 +1925,11 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+2"/>
+        <source>the Spindle server packs and ships it from its own machine at submit</source>
+        <translation>der Spindle-Server packt und überträgt sie beim Übermitteln von seiner eigenen Maschine</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>no cluster is set up to ask whether it holds it</source>
         <translation>kein Cluster eingerichtet, der gefragt werden könnte, ob er sie hat</translation>
     </message>
@@ -1964,7 +1974,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/src/settings/settingsdialog.cpp" line="+38"/>
+        <location filename="../app/src/settings/settingsdialog.cpp" line="+40"/>
         <source>there is no such file</source>
         <translation>die Datei gibt es nicht</translation>
     </message>
@@ -2044,7 +2054,47 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Mit einem Prinzipal und seiner Keytab holt Spindle eigene Tickets und lässt den Ticket-Cache von kinit unberührt.</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Connect through a Spindle &amp;server</source>
+        <translation>Über einen Spindle-Server &amp;verbinden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the address spindle serve printed, with its ?token=</source>
+        <translation>die Adresse, die spindle serve ausgab, mit ihrem ?token=</translation>
+    </message>
+    <message>
         <location line="+4"/>
+        <source>https only: its certificate.pem; empty: the system&apos;s CAs</source>
+        <translation>nur bei https: seine certificate.pem; leer: die Zertifizierungsstellen des Systems</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Bro&amp;wse…</source>
+        <translation>Durchsuc&amp;hen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Spindle server</source>
+        <translation>Spindle-Server</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Address:</source>
+        <translation>Adr&amp;esse:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>C&amp;ertificate:</source>
+        <translation>&amp;Zertifikat:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>When the cluster is reached only from a gateway node: run spindle serve there, open an SSH tunnel (ssh -L PORT:127.0.0.1:PORT gateway) and paste the address it printed. Every view then asks that server instead of the cluster, and the Hadoop configuration above is not used.</source>
+        <translation>Wenn der Cluster nur von einem Gateway-Knoten aus erreichbar ist: dort spindle serve starten, einen SSH-Tunnel öffnen (ssh -L PORT:127.0.0.1:PORT gateway) und die ausgegebene Adresse hier einfügen. Jede Ansicht fragt dann diesen Server statt des Clusters, und die Hadoop-Konfiguration oben wird nicht verwendet.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>empty: MLFLOW_TRACKING_URI of the environment</source>
         <translation>leer: MLFLOW_TRACKING_URI der Umgebung</translation>
     </message>
@@ -2114,12 +2164,22 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Abbrechen</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Hadoop configuration directory</source>
         <translation>Hadoop-Konfigurationsverzeichnis</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+18"/>
+        <source>The Spindle server&apos;s certificate</source>
+        <translation>Das Zertifikat des Spindle-Servers</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PEM certificates (*.pem *.crt);;All files (*)</source>
+        <translation>PEM-Zertifikate (*.pem *.crt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Keytab file</source>
         <translation>Keytab-Datei</translation>
     </message>
@@ -2129,7 +2189,17 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Keytab-Dateien (*.keytab);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+54"/>
+        <source>%1 cannot be read: %2; choose the certificate.pem that spindle serve keeps in its state directory&apos;s serve/</source>
+        <translation>%1 kann nicht gelesen werden: %2; die certificate.pem wählen, die spindle serve im Unterverzeichnis serve/ seines Zustandsverzeichnisses ablegt</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Not used while the app connects through a Spindle server (below).</source>
+        <translation>Nicht verwendet, solange die App über einen Spindle-Server (unten) verbindet.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
         <translation>Keine Konfiguration: HADOOP_CONF_DIR ist nicht gesetzt. Wählen Sie ein Verzeichnis oder verwenden Sie das lokale YARN.</translation>
     </message>
@@ -2169,7 +2239,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>geben Sie die http://- oder https://-Adresse eines MLflow-Tracking-Servers an (etwa http://mlflow.example.com:5000), oder lassen Sie das Feld leer</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Local YARN</source>
         <translation>Lokales YARN</translation>
     </message>
@@ -2177,6 +2247,14 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <location line="+1"/>
         <source>The local YARN does not run. Start it with spindle local up (or from the first-run dialog), then choose it here.</source>
         <translation>Das lokale YARN läuft nicht. Starten Sie es mit spindle local up (oder im Dialog beim ersten Start) und wählen Sie es dann hier.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SubmitController</name>
+    <message>
+        <location filename="../app/src/submit/submitcontroller.cpp" line="+110"/>
+        <source>submitting through the Spindle server at %1</source>
+        <translation>Übermittlung über den Spindle-Server unter %1</translation>
     </message>
 </context>
 <context>

@@ -52,7 +52,12 @@
 <context>
     <name>HadoopSetup</name>
     <message>
-        <location filename="../app/src/cluster/hadoopsetup.cpp" line="+61"/>
+        <location filename="../app/src/cluster/hadoopsetup.cpp" line="+63"/>
+        <source>the Spindle server at %1</source>
+        <translation>the Spindle server at %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>%1; the keytab and principal are in Settings</source>
         <translation>%1; the keytab and principal are in Settings</translation>
     </message>
@@ -513,7 +518,7 @@
         <translation>Not asked yet.</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+59"/>
         <source>The cluster did not answer: %1</source>
         <translation>The cluster did not answer: %1</translation>
     </message>
@@ -1023,7 +1028,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobMonitor</name>
     <message>
-        <location filename="../app/src/jobview/jobmonitor.cpp" line="+182"/>
+        <location filename="../app/src/jobview/jobmonitor.cpp" line="+262"/>
         <source>The ResourceManager did not confirm the kill within 60 s.</source>
         <translation>The ResourceManager did not confirm the kill within 60 s.</translation>
     </message>
@@ -1301,7 +1306,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Unknown</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+107"/>
         <source>Kill job</source>
         <translation>Kill job</translation>
     </message>
@@ -1348,9 +1353,9 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Copied %1</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>The local TensorBoard proxy could not start: %1</source>
-        <translation>The local TensorBoard proxy could not start: %1</translation>
+        <location line="+26"/>
+        <source>TensorBoard cannot be shown: %1</source>
+        <translation>TensorBoard cannot be shown: %1</translation>
     </message>
     <message>
         <location line="+13"/>
@@ -1650,7 +1655,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Task:</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+154"/>
         <source>%1: complete, from the logs kept after the job</source>
         <translation>%1: complete, from the logs kept after the job</translation>
     </message>
@@ -1920,6 +1925,11 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+2"/>
+        <source>the Spindle server packs and ships it from its own machine at submit</source>
+        <translation>the Spindle server packs and ships it from its own machine at submit</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>no cluster is set up to ask whether it holds it</source>
         <translation>no cluster is set up to ask whether it holds it</translation>
     </message>
@@ -1964,7 +1974,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/src/settings/settingsdialog.cpp" line="+38"/>
+        <location filename="../app/src/settings/settingsdialog.cpp" line="+40"/>
         <source>there is no such file</source>
         <translation>there is no such file</translation>
     </message>
@@ -2044,7 +2054,47 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone.</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Connect through a Spindle &amp;server</source>
+        <translation>Connect through a Spindle &amp;server</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the address spindle serve printed, with its ?token=</source>
+        <translation>the address spindle serve printed, with its ?token=</translation>
+    </message>
+    <message>
         <location line="+4"/>
+        <source>https only: its certificate.pem; empty: the system&apos;s CAs</source>
+        <translation>https only: its certificate.pem; empty: the system&apos;s CAs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Bro&amp;wse…</source>
+        <translation>Bro&amp;wse…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Spindle server</source>
+        <translation>Spindle server</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Address:</source>
+        <translation>&amp;Address:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>C&amp;ertificate:</source>
+        <translation>C&amp;ertificate:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>When the cluster is reached only from a gateway node: run spindle serve there, open an SSH tunnel (ssh -L PORT:127.0.0.1:PORT gateway) and paste the address it printed. Every view then asks that server instead of the cluster, and the Hadoop configuration above is not used.</source>
+        <translation>When the cluster is reached only from a gateway node: run spindle serve there, open an SSH tunnel (ssh -L PORT:127.0.0.1:PORT gateway) and paste the address it printed. Every view then asks that server instead of the cluster, and the Hadoop configuration above is not used.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>empty: MLFLOW_TRACKING_URI of the environment</source>
         <translation>empty: MLFLOW_TRACKING_URI of the environment</translation>
     </message>
@@ -2114,12 +2164,22 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Cancel</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Hadoop configuration directory</source>
         <translation>Hadoop configuration directory</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+18"/>
+        <source>The Spindle server&apos;s certificate</source>
+        <translation>The Spindle server&apos;s certificate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PEM certificates (*.pem *.crt);;All files (*)</source>
+        <translation>PEM certificates (*.pem *.crt);;All files (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Keytab file</source>
         <translation>Keytab file</translation>
     </message>
@@ -2129,7 +2189,17 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Keytab files (*.keytab);;All files (*)</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+54"/>
+        <source>%1 cannot be read: %2; choose the certificate.pem that spindle serve keeps in its state directory&apos;s serve/</source>
+        <translation>%1 cannot be read: %2; choose the certificate.pem that spindle serve keeps in its state directory&apos;s serve/</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Not used while the app connects through a Spindle server (below).</source>
+        <translation>Not used while the app connects through a Spindle server (below).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</source>
         <translation>No configuration: HADOOP_CONF_DIR is not set. Choose a directory or use the local YARN.</translation>
     </message>
@@ -2169,7 +2239,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>give the http:// or https:// address of an MLflow tracking server (such as http://mlflow.example.com:5000), or leave it empty</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Local YARN</source>
         <translation>Local YARN</translation>
     </message>
@@ -2177,6 +2247,14 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <location line="+1"/>
         <source>The local YARN does not run. Start it with spindle local up (or from the first-run dialog), then choose it here.</source>
         <translation>The local YARN does not run. Start it with spindle local up (or from the first-run dialog), then choose it here.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SubmitController</name>
+    <message>
+        <location filename="../app/src/submit/submitcontroller.cpp" line="+110"/>
+        <source>submitting through the Spindle server at %1</source>
+        <translation>submitting through the Spindle server at %1</translation>
     </message>
 </context>
 <context>

@@ -56,4 +56,82 @@ json queue_json(const yarn::QueueInfo& queue) {
           {"children", children}};
 }
 
+namespace {
+
+template <typename T>
+T field(const nlohmann::json& object, const char* key, T fallback = {}) {
+  if (!object.is_object()) return fallback;
+  const auto found = object.find(key);
+  if (found == object.end()) return fallback;
+  if constexpr (std::is_same_v<T, std::string>) {
+    return found->is_string() ? found->get<std::string>() : fallback;
+  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    T out;
+    if (found->is_array()) {
+      for (const auto& each : *found) {
+        if (each.is_string()) out.push_back(each.get<std::string>());
+      }
+    }
+    return out;
+  } else {
+    return found->is_number() ? found->get<T>() : fallback;
+  }
+}
+
+}  // namespace
+
+yarn::Resources resources_from_json(const nlohmann::json& resources) {
+  yarn::Resources out;
+  if (!resources.is_object()) return out;
+  for (const auto& [name, value] : resources.items()) {
+    if (!value.is_number()) continue;
+    if (name == "memory_mib") {
+      out.memory_mib = value.get<std::int64_t>();
+    } else if (name == "vcores") {
+      out.vcores = value.get<std::int32_t>();
+    } else {
+      out.others[name] = value.get<std::int64_t>();
+    }
+  }
+  return out;
+}
+
+yarn::NodeInfo node_from_json(const nlohmann::json& node) {
+  yarn::NodeInfo out;
+  out.id = field<std::string>(node, "id");
+  out.state = field<std::string>(node, "state");
+  out.http_address = field<std::string>(node, "http_address");
+  out.rack = field<std::string>(node, "rack");
+  out.labels = field<std::vector<std::string>>(node, "labels");
+  out.containers = field<int>(node, "containers");
+  out.health_report = field<std::string>(node, "health_report");
+  if (node.is_object()) {
+    if (const auto used = node.find("used"); used != node.end()) out.used = resources_from_json(*used);
+    if (const auto capability = node.find("capability"); capability != node.end()) {
+      out.capability = resources_from_json(*capability);
+    }
+  }
+  return out;
+}
+
+yarn::QueueInfo queue_from_json(const nlohmann::json& queue) {
+  yarn::QueueInfo out;
+  out.name = field<std::string>(queue, "name");
+  out.path = field<std::string>(queue, "path");
+  out.state = field<std::string>(queue, "state");
+  out.capacity = field<float>(queue, "capacity");
+  out.maximum_capacity = field<float>(queue, "maximum_capacity");
+  out.current_capacity = field<float>(queue, "current_capacity");
+  out.apps_running = field<std::int64_t>(queue, "apps_running", -1);
+  out.apps_pending = field<std::int64_t>(queue, "apps_pending", -1);
+  out.accessible_labels = field<std::vector<std::string>>(queue, "accessible_labels");
+  out.default_label_expression = field<std::string>(queue, "default_label_expression");
+  if (queue.is_object()) {
+    if (const auto children = queue.find("children"); children != queue.end() && children->is_array()) {
+      for (const auto& child : *children) out.children.push_back(queue_from_json(child));
+    }
+  }
+  return out;
+}
+
 }  // namespace spindle::client

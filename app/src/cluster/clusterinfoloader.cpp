@@ -45,7 +45,55 @@ void ClusterInfoLoader::finished() {
   emit loaded(info_);
 }
 
+namespace {
+
+// What the nodes and queues say; the largest container is the largest node,
+// since only the ResourceManager's answer to a new application names the
+// scheduler's own maximum, and the server makes no application to ask.
+void describeCluster(const client::ClusterState& state, ClusterInfo& info) {
+  collectLeafQueues(state.root, info.queues, info.queueLabels);
+  info.state = state;
+  info.loadedMs = QDateTime::currentMSecsSinceEpoch();
+  QStringList labels;
+  for (const auto& node : state.nodes) {
+    if (node.state == "RUNNING") ++info.activeNodes;
+    for (const auto& label : node.labels) {
+      if (!labels.contains(qs(label))) labels << qs(label);
+    }
+    const auto gpus = node.capability.others.find("yarn.io/gpu");
+    if (gpus != node.capability.others.end()) info.maxGpus = std::max(info.maxGpus, static_cast<int>(gpus->second));
+  }
+  labels.sort();
+  info.nodeLabels = labels;
+}
+
+ClusterInfoLoader::Outcome fetchThroughServer(const HadoopSetup& setup) {
+  ClusterInfoLoader::Outcome outcome;
+  auto server = setup.dashboard();
+  if (!server) {
+    outcome.error = qs(server.error().message);
+    return outcome;
+  }
+  auto state = server->cluster();
+  if (!state) {
+    outcome.error = qs(state.error().message);
+    return outcome;
+  }
+  outcome.info.resourceManager = qs(server->address().url);
+  describeCluster(*state, outcome.info);
+  for (const auto& node : state->nodes) {
+    if (node.state != "RUNNING") continue;
+    outcome.info.maxMemoryMib = std::max<qint64>(outcome.info.maxMemoryMib, node.capability.memory_mib);
+    outcome.info.maxVcores = std::max(outcome.info.maxVcores, static_cast<int>(node.capability.vcores));
+  }
+  outcome.info.known = true;
+  return outcome;
+}
+
+}  // namespace
+
 ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
+  if (setup.throughServer()) return fetchThroughServer(setup);
   Outcome outcome;
   auto configuration = setup.load();
   if (!configuration) {
@@ -60,29 +108,13 @@ ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
     outcome.error = setup.explain(root.error());
     return outcome;
   }
-  collectLeafQueues(*root, outcome.info.queues, outcome.info.queueLabels);
-  outcome.info.state.root = *root;
   auto nodes = client.nodes();
   if (!nodes) {
     outcome.error = setup.explain(nodes.error());
     return outcome;
   }
-  outcome.info.state.nodes = *nodes;
-  outcome.info.loadedMs = QDateTime::currentMSecsSinceEpoch();
-  QStringList labels;
-  for (const auto& node : *nodes) {
-    if (node.state == "RUNNING") ++outcome.info.activeNodes;
-    for (const auto& label : node.labels) {
-      if (!labels.contains(qs(label))) labels << qs(label);
-    }
-    const auto gpus = node.capability.others.find("yarn.io/gpu");
-    if (gpus != node.capability.others.end()) {
-      outcome.info.maxGpus = std::max(outcome.info.maxGpus, static_cast<int>(gpus->second));
-    }
-  }
-  // Labels defined on the cluster but carried by no node cannot run anything.
-  labels.sort();
-  outcome.info.nodeLabels = labels;
+  // Labels defined on the cluster but carried by no node cannot run anything, so only the nodes' count.
+  describeCluster(client::ClusterState{*nodes, *root}, outcome.info);
   // The maximum allocation is what a new application is told, and what a
   // submit is checked against.
   auto created = client.new_application();

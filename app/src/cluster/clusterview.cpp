@@ -163,13 +163,19 @@ void ClusterView::refresh() {
   if (watcher_.isRunning()) return;
   watcher_.setFuture(QtConcurrent::run([setup = setup_]() {
     Answer answer;
-    auto configuration = setup.load();
-    if (!configuration) {
-      answer.problem = qs(configuration.error().message);
-      return answer;
+    Result<client::ClusterState> state = make_error("");
+    if (setup.throughServer()) {
+      auto server = setup.dashboard();
+      state = server ? server->cluster() : Result<client::ClusterState>(server.error());
+    } else {
+      auto configuration = setup.load();
+      if (!configuration) {
+        answer.problem = qs(configuration.error().message);
+        return answer;
+      }
+      yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
+      state = client::read_cluster_state(client);
     }
-    yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
-    auto state = client::read_cluster_state(client);
     if (!state) {
       answer.problem = setup.explain(state.error());
       return answer;

@@ -1,6 +1,7 @@
 #include "cluster/hadoopsetup.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QSettings>
 
 #include "appsettings.h"
@@ -18,13 +19,16 @@ QSettings store() {
 
 const QString principalKey = QStringLiteral("cluster/kerberosPrincipal");
 const QString keytabKey = QStringLiteral("cluster/kerberosKeytab");
+const QString serverKey = QStringLiteral("cluster/spindleServer");
+const QString serverCertificateKey = QStringLiteral("cluster/spindleServerCertificate");
 
 }  // namespace
 
 HadoopSetup HadoopSetup::fromSettings() {
   auto settings = store();
   return HadoopSetup{AppSettings::hadoopConfDir(), settings.value(principalKey).toString(),
-                     settings.value(keytabKey).toString()};
+                     settings.value(keytabKey).toString(), settings.value(serverKey).toString(),
+                     settings.value(serverCertificateKey).toString()};
 }
 
 void HadoopSetup::save() const {
@@ -32,9 +36,33 @@ void HadoopSetup::save() const {
   auto settings = store();
   settings.setValue(principalKey, principal);
   settings.setValue(keytabKey, keytab);
+  settings.setValue(serverKey, server);
+  settings.setValue(serverCertificateKey, serverCertificate);
+  settings.sync();
+  // The server's address holds its token, which acts as the user on the cluster.
+  QFile::setPermissions(settings.fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
+Result<client::DashboardClient> HadoopSetup::dashboard() const {
+  auto address = client::parse_dashboard_address(ss(server));
+  if (!address) return address.error();
+  if (!serverCertificate.isEmpty()) {
+    QFile file(serverCertificate);
+    if (!file.open(QIODevice::ReadOnly)) {
+      return make_error("cannot read the Spindle server's certificate " + ss(serverCertificate) + ": " +
+                        ss(file.errorString()) + "; choose its certificate.pem again in Settings");
+    }
+    address->certificate_pem = file.readAll().toStdString();
+  }
+  return client::DashboardClient(std::move(*address));
 }
 
 QString HadoopSetup::describe() const {
+  if (throughServer()) {
+    auto address = client::parse_dashboard_address(ss(server));
+    return QCoreApplication::translate("HadoopSetup", "the Spindle server at %1")
+        .arg(address ? qs(address->url) : server.section(QLatin1Char('?'), 0, 0));
+  }
   if (!directory.isEmpty()) return directory;
   const QString fromEnvironment = qEnvironmentVariable("HADOOP_CONF_DIR");
   if (!fromEnvironment.isEmpty()) return fromEnvironment;

@@ -3,6 +3,7 @@
 #include <QString>
 #include <optional>
 
+#include "spindle/client/dashboard_client.h"
 #include "spindle/yarn/hadoop_configuration.h"
 
 namespace spindle::gui {
@@ -17,12 +18,21 @@ struct HadoopSetup {
   // The braces let HadoopSetup{directory} leave them out without a warning.
   QString principal{};
   QString keytab{};
+  // "Connect through a Spindle server": the address `spindle serve` printed,
+  // with its token, and the PEM file of its certificate for https. When set,
+  // every view asks that server instead of the cluster.
+  QString server{};
+  QString serverCertificate{};
 
   // What the settings hold (the directory, the principal and the keytab).
   static HadoopSetup fromSettings();
   // Writes all three where fromSettings() reads them.
   void save() const;
   bool usesKeytab() const { return !principal.isEmpty() && !keytab.isEmpty(); }
+  bool throughServer() const { return !server.isEmpty(); }
+  // The server's client, or the sentence for why the address or the
+  // certificate file cannot be used.
+  Result<client::DashboardClient> dashboard() const;
   // The directory it reads, for people ("" when none is known).
   QString describe() const;
   // The configuration, or the sentence core gives for why there is none. A

@@ -76,6 +76,9 @@ PythonEnvInspector::Finding PythonEnvInspector::look(const QString& choice, cons
                         : size;
   finding.summary = qs(located->path.string()) + QStringLiteral(": ") + finding.summary + QStringLiteral("; ");
   if (!askCluster) return finding.summary += tr("no cluster to ask whether it holds it"), finding;
+  if (setup.throughServer()) {
+    return finding.summary += tr("the Spindle server packs and ships it from its own machine at submit"), finding;
+  }
   auto configuration = setup.load();
   if (!configuration) return finding.summary += tr("no cluster is set up to ask whether it holds it"), finding;
   auto cache = client::ClusterCache::open(*configuration, client::CacheArea::python_environments);

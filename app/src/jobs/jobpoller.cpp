@@ -43,6 +43,23 @@ void JobPoller::setFollowedElsewhere(const QSet<QString>& applicationIds) {
 
 void JobPoller::poll() {
   if (!configured_ || watcher_.isRunning()) return;
+  if (setup_.throughServer()) {
+    // The server's list goes into this machine's history, which the list shows.
+    watcher_.setFuture(QtConcurrent::run([setup = setup_, path = model_->historyPath()] {
+      auto server = setup.dashboard();
+      if (!server) return;
+      auto jobs = server->jobs();
+      if (!jobs) return;
+      auto store = path.isEmpty() ? client::HistoryStore::open() : client::HistoryStore::open(ss(path));
+      if (!store) return;
+      for (const auto& job : *jobs) {
+        if (!store->record_job(job)) continue;
+        (void)store->record_state(job.application_id, job.state, job.diagnostics, job.started_ms, job.finished_ms,
+                                  job.tracking_url);
+      }
+    }));
+    return;
+  }
   std::vector<std::string> unfinished;
   for (int row = 0; row < model_->rowCount(); ++row) {
     const auto* entry = model_->entry(row);

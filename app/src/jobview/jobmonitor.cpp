@@ -17,7 +17,20 @@ struct JobMonitor::Shared {
   std::mutex mutex;
   std::optional<yarn::HadoopConfiguration> configuration;
   std::unique_ptr<client::JobConnection> job;
+  std::optional<client::DashboardClient> server;
   QString problem;
+
+  // Under the mutex: the Spindle server of the settings, when the app goes through one.
+  client::DashboardClient* reach(const HadoopSetup& setup) {
+    if (server) return &*server;
+    auto made = setup.dashboard();
+    if (!made) {
+      problem = qs(made.error().message);
+      return nullptr;
+    }
+    server.emplace(std::move(*made));
+    return &*server;
+  }
 
   // Under the mutex.
   client::JobConnection* connect(const std::string& applicationId, const HadoopSetup& setup) {
@@ -70,8 +83,64 @@ JobMonitor::~JobMonitor() {
   kill_.waitForFinished();
 }
 
+namespace {
+
+JobRecordSnapshot recordFromServer(const client::DashboardClient& server, const std::string& id) {
+  JobRecordSnapshot record;
+  auto job = server.job(id);
+  if (!job) {
+    record.problem = qs(job.error().message);
+    return record;
+  }
+  record.found = true;
+  record.entry = job->entry;
+  record.status = job->status;
+  record.mlflowRunUrl = qs(job->mlflow_run);
+  if (auto spec = server.spec(id)) record.entry.spec_yaml = *spec;
+  if (auto points = server.metrics(id, 0)) {
+    for (auto& point : points->points) {
+      if (point.source == "container") record.containerUse.push_back(std::move(point));
+    }
+  }
+  return record;
+}
+
+JobSnapshot snapshotFromServer(const client::DashboardClient& server, const std::string& id) {
+  JobSnapshot snapshot;
+  auto job = server.job(id);
+  snapshot.takenMs = QDateTime::currentMSecsSinceEpoch();
+  if (!job) {
+    snapshot.problem = qs(job.error().message);
+    return snapshot;
+  }
+  snapshot.reported = true;
+  snapshot.yarnState = qs(job->yarn_state);
+  snapshot.finalStatus = qs(job->final_status);
+  snapshot.diagnostics = qs(job->entry.diagnostics);
+  snapshot.trackingUrl = qs(job->entry.tracking_url);
+  snapshot.finished = job->finished;
+  snapshot.mlflowRunUrl = qs(job->mlflow_run);
+  snapshot.status = std::move(job->status);
+  return snapshot;
+}
+
+}  // namespace
+
 void JobMonitor::start(int intervalMs) {
   timer_.setInterval(intervalMs);
+  if (setup_.throughServer()) {
+    record_.setFuture(QtConcurrent::run([shared = shared_, id = ss(applicationId_), setup = setup_] {
+      std::lock_guard lock(shared->mutex);
+      auto* server = shared->reach(setup);
+      if (!server) {
+        JobRecordSnapshot record;
+        record.problem = shared->problem;
+        return record;
+      }
+      return recordFromServer(*server, id);
+    }));
+    return;
+  }
   record_.setFuture(QtConcurrent::run([id = ss(applicationId_), path = historyPath_] {
     JobRecordSnapshot record;
     auto store = path.isEmpty() ? client::HistoryStore::open() : client::HistoryStore::open(ss(path));
@@ -109,6 +178,11 @@ void JobMonitor::pollNow() {
   poll_.setFuture(QtConcurrent::run([shared = shared_, id = ss(applicationId_), setup = setup_] {
     JobSnapshot snapshot;
     std::lock_guard lock(shared->mutex);
+    if (setup.throughServer()) {
+      if (auto* server = shared->reach(setup)) return snapshotFromServer(*server, id);
+      snapshot.problem = shared->problem;
+      return snapshot;
+    }
     snapshot.takenMs = QDateTime::currentMSecsSinceEpoch();
     auto* job = shared->connect(id, setup);
     if (!job) {
@@ -163,6 +237,12 @@ void JobMonitor::kill() {
     auto application = yarn::ApplicationId::parse(id);
     if (!application) return qs(application.error().message);
     std::lock_guard lock(shared->mutex);
+    if (setup.throughServer()) {
+      auto* server = shared->reach(setup);
+      if (!server) return shared->problem;
+      auto killed = server->kill(id);
+      return killed ? QString() : qs(killed.error().message);
+    }
     auto* job = shared->connect(id, setup);
     if (!job) return shared->problem;
     // The tasks as they were, kept with the record.

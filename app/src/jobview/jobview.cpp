@@ -261,7 +261,8 @@ void JobView::applyRecord(const JobRecordSnapshot& record) {
   if (record.status && model_->rowCount() == 0) applyStatus(*record.status, 0);
   usage_->addHistory(record.containerUse);
   outputDirectory_ = outputDirectoryOf(entry.spec_yaml);
-  if (!outputDirectory_.isEmpty()) {
+  // A Spindle server reads the event files itself, so it needs no directory from here.
+  if (!outputDirectory_.isEmpty() || options_.setup.throughServer()) {
     feed_->setDirectory(outputDirectory_, options_.setup, applicationId_);
     feed_->poll();
     if (!ended_) scalarTimer_.start();
@@ -408,10 +409,21 @@ void JobView::openYarnUi() {
 void JobView::showTensorBoard() {
   if (tensorBoard_ || !tensorBoardUrl_.isEmpty()) return;
   QString error;
-  tensorBoardUrl_ = options_.tensorBoardUrl ? options_.tensorBoardUrl(applicationId_, &error)
-                                            : TensorBoardProxy::shared().url(applicationId_, &error);
+  if (options_.tensorBoardUrl) {
+    tensorBoardUrl_ = options_.tensorBoardUrl(applicationId_, &error);
+  } else if (options_.setup.throughServer()) {
+    // The server's own proxy serves it, behind the same token.
+    auto server = options_.setup.dashboard();
+    if (server) {
+      tensorBoardUrl_ = QUrl(qs(server->browser_url("/tb/" + ss(applicationId_) + "/")));
+    } else {
+      error = qs(server.error().message);
+    }
+  } else {
+    tensorBoardUrl_ = TensorBoardProxy::shared().url(applicationId_, &error);
+  }
   if (tensorBoardUrl_.isEmpty()) {
-    tensorBoardNote_->setText(tr("The local TensorBoard proxy could not start: %1").arg(error));
+    tensorBoardNote_->setText(tr("TensorBoard cannot be shown: %1").arg(error));
     return;
   }
   if (options_.tensorBoardTab) {

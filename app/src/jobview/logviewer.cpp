@@ -87,6 +87,17 @@ LogViewer::~LogViewer() {
 }
 
 void LogViewer::setSetup(const HadoopSetup& setup, const QString& applicationId) {
+  if (setup.throughServer()) {
+    // The server finds the task's container and its NodeManager, or the aggregated logs, itself.
+    setFetcher([setup, id = ss(applicationId)](const Place& place, const std::string& file) -> Result<Fetched> {
+      auto server = setup.dashboard();
+      if (!server) return server.error();
+      auto log = server->log(id, place.task, file);
+      if (!log) return log.error();
+      return Fetched{std::move(log->text), log->aggregated};
+    });
+    return;
+  }
   struct Logs {
     std::mutex mutex;
     std::optional<client::ContainerLogs> logs;

@@ -18,6 +18,27 @@ struct ScalarFeed::Reader {
   std::unique_ptr<LogDirectoryReader> reader;
   std::unique_ptr<client::HistoryStore> history;
   bool historyTried = false;
+  std::uint64_t serverNext = 0;  // through a Spindle server: the points seen so far
+
+  // Through a Spindle server, which reads the event files itself.
+  ScalarBatch pollServer() {
+    ScalarBatch batch;
+    auto server = setup.dashboard();
+    if (!server) {
+      batch.problems << qs(server.error().message);
+      return batch;
+    }
+    auto page = server->metrics(applicationId, serverNext);
+    if (!page) {
+      batch.problems << qs(page.error().message);
+      return batch;
+    }
+    serverNext = page->next;
+    for (auto& point : page->points) {
+      if (point.source != "container") batch.points.push_back(std::move(point));
+    }
+    return batch;
+  }
 
   // Opens the file system on the first poll (WebHDFS needs the configuration).
   QString open() {
@@ -54,7 +75,7 @@ void ScalarFeed::setDirectory(const QString& directory, const HadoopSetup& setup
   watcher_.waitForFinished();
   directory_ = directory;
   reader_.reset();
-  if (directory.isEmpty()) return;
+  if (directory.isEmpty() && !setup.throughServer()) return;
   reader_ = std::make_shared<Reader>();
   reader_->directory = ss(directory);
   reader_->applicationId = ss(applicationId);
@@ -64,6 +85,7 @@ void ScalarFeed::setDirectory(const QString& directory, const HadoopSetup& setup
 void ScalarFeed::poll() {
   if (!reader_ || watcher_.isRunning()) return;
   watcher_.setFuture(QtConcurrent::run([reader = reader_] {
+    if (reader->setup.throughServer()) return reader->pollServer();
     ScalarBatch batch;
     if (const QString problem = reader->open(); !problem.isEmpty()) {
       batch.problems << problem;

@@ -30,6 +30,8 @@ namespace {
 const QString principalField = QStringLiteral("kerberos.principal");
 const QString keytabField = QStringLiteral("kerberos.keytab");
 const QString mlflowField = QStringLiteral("mlflow.tracking_uri");
+const QString serverAddressField = QStringLiteral("server.address");
+const QString serverCertificateField = QStringLiteral("server.certificate");
 
 // Why the keytab file cannot be read ("" when it can): checked here, where
 // the path is typed, rather than at the first connection.
@@ -90,6 +92,34 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
       tr("With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone."));
   kerberosForm->addRow(QString(), kerberosHint);
 
+  throughServer_ = new QCheckBox(tr("Connect through a Spindle &server"));
+  throughServer_->setChecked(saved.throughServer());
+  serverAddress_ = new QLineEdit(saved.server);
+  serverAddress_->setPlaceholderText(tr("the address spindle serve printed, with its ?token="));
+  serverAddress_->setClearButtonEnabled(true);
+  serverAddress_->setEchoMode(QLineEdit::PasswordEchoOnEdit);  // it holds the token
+  serverCertificate_ = new QLineEdit(saved.serverCertificate);
+  serverCertificate_->setPlaceholderText(tr("https only: its certificate.pem; empty: the system's CAs"));
+  serverCertificate_->setClearButtonEnabled(true);
+  auto* browseCertificate = new QPushButton(tr("Bro&wse…"));
+  auto* server = new QGroupBox(tr("Spindle server"));
+  auto* serverForm = new QFormLayout(server);
+  serverForm->addRow(QString(), throughServer_);
+  auto* serverAddressLabel = new QLabel(tr("&Address:"));
+  serverAddressLabel->setBuddy(serverAddress_);
+  serverForm->addRow(serverAddressLabel, fieldWithMessage(*messages_, serverAddressField, serverAddress_));
+  auto* serverCertificateLabel = new QLabel(tr("C&ertificate:"));
+  serverCertificateLabel->setBuddy(serverCertificate_);
+  serverForm->addRow(serverCertificateLabel,
+                     fieldWithMessage(*messages_, serverCertificateField, serverCertificate_, browseCertificate));
+  auto* serverHint = hintLabel();
+  serverHint->setWordWrap(true);
+  serverHint->setText(
+      tr("When the cluster is reached only from a gateway node: run spindle serve there, open an SSH tunnel "
+         "(ssh -L PORT:127.0.0.1:PORT gateway) and paste the address it printed. Every view then asks that server "
+         "instead of the cluster, and the Hadoop configuration above is not used."));
+  serverForm->addRow(QString(), serverHint);
+
   mlflowUri_ = new QLineEdit(AppSettings::mlflowTrackingUri());
   mlflowUri_->setPlaceholderText(tr("empty: MLFLOW_TRACKING_URI of the environment"));
   mlflowUri_->setClearButtonEnabled(true);
@@ -134,6 +164,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(cluster);
   layout->addWidget(kerberos);
+  layout->addWidget(server);
   layout->addWidget(tracking);
   layout->addWidget(notifications);
   layout->addWidget(appearance);
@@ -151,6 +182,21 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   connect(principal_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
   connect(keytab_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
   connect(mlflowUri_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
+  connect(throughServer_, &QCheckBox::toggled, this, [this](bool on) {
+    serverAddress_->setEnabled(on);
+    serverCertificate_->setEnabled(on);
+    updateEffective();
+    updateKerberos();
+  });
+  serverAddress_->setEnabled(throughServer_->isChecked());
+  serverCertificate_->setEnabled(throughServer_->isChecked());
+  connect(serverAddress_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
+  connect(serverCertificate_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
+  connect(browseCertificate, &QPushButton::clicked, this, [this] {
+    const QString file = QFileDialog::getOpenFileName(this, tr("The Spindle server's certificate"), QDir::homePath(),
+                                                      tr("PEM certificates (*.pem *.crt);;All files (*)"));
+    if (!file.isEmpty()) serverCertificate_->setText(file);
+  });
   connect(browseKeytab, &QPushButton::clicked, this, [this] {
     const QString file =
         QFileDialog::getOpenFileName(this, tr("Keytab file"), keytab().isEmpty() ? QDir::homePath() : keytab(),
@@ -183,7 +229,37 @@ void SettingsDialog::setKerberos(const QString& principal, const QString& keytab
 }
 
 HadoopSetup SettingsDialog::setup() const {
-  return HadoopSetup{hadoopConfDir(), principal(), keytab()};
+  if (!throughServer_->isChecked()) return HadoopSetup{hadoopConfDir(), principal(), keytab()};
+  return HadoopSetup{hadoopConfDir(), principal(), keytab(), serverAddress_->text().trimmed(),
+                     serverCertificate_->text().trimmed()};
+}
+
+void SettingsDialog::setServer(bool used, const QString& address, const QString& certificate) {
+  throughServer_->setChecked(used);
+  serverAddress_->setText(address);
+  serverCertificate_->setText(certificate);
+}
+
+Diagnostics SettingsDialog::checkServer(bool used, const QString& address, const QString& certificate) {
+  Diagnostics problems;
+  if (!used) return problems;
+  const auto report = [&](const QString& field, const std::string& message) {
+    Diagnostic problem;
+    problem.field = ss(field);
+    problem.message = message;
+    problems.push_back(std::move(problem));
+  };
+  if (auto parsed = client::parse_dashboard_address(ss(address.trimmed())); !parsed) {
+    report(serverAddressField, parsed.error().message);
+  }
+  if (!certificate.isEmpty()) {
+    if (const QString reason = unreadableBecause(certificate); !reason.isEmpty()) {
+      report(serverCertificateField, ss(tr("%1 cannot be read: %2; choose the certificate.pem that spindle serve "
+                                           "keeps in its state directory's serve/")
+                                            .arg(QDir::toNativeSeparators(certificate), reason)));
+    }
+  }
+  return problems;
 }
 
 bool SettingsDialog::darkPalette() const {
@@ -208,6 +284,10 @@ void SettingsDialog::save() const {
 }
 
 void SettingsDialog::updateEffective() {
+  if (throughServer_->isChecked()) {
+    effective_->setText(tr("Not used while the app connects through a Spindle server (below)."));
+    return;
+  }
   const HadoopSetup setup{hadoopConfDir()};
   const QString directory = setup.describe();
   if (directory.isEmpty()) {
@@ -270,6 +350,9 @@ Diagnostics SettingsDialog::checkMlflowUri(const QString& uri) {
 void SettingsDialog::updateKerberos() {
   Diagnostics problems = checkKerberos(principal(), keytab());
   for (auto& problem : checkMlflowUri(mlflowTrackingUri())) problems.push_back(std::move(problem));
+  for (auto& problem : checkServer(throughServer_->isChecked(), serverAddress_->text(), serverCertificate_->text())) {
+    problems.push_back(std::move(problem));
+  }
   messages_->show(problems);
   // A half-set login is never saved.
   ok_->setEnabled(problems.empty());

@@ -45,6 +45,11 @@ class SettingsDialog : public QDialog {
   static Diagnostics checkKerberos(const QString& principal, const QString& keytab);
   // What is wrong with an MLflow server's address, on "mlflow.tracking_uri".
   static Diagnostics checkMlflowUri(const QString& uri);
+  // What is wrong with the Spindle server's address and certificate, on
+  // "server.address" and "server.certificate"; nothing when not used.
+  static Diagnostics checkServer(bool used, const QString& address, const QString& certificate);
+  // Whether the app goes through a Spindle server, with its address as printed.
+  void setServer(bool used, const QString& address, const QString& certificate = {});
   // The sentence under a Kerberos field ("" when none).
   QString messageFor(const QString& field) const;
 
@@ -58,6 +63,9 @@ class SettingsDialog : public QDialog {
   QLineEdit* principal_;
   QLineEdit* keytab_;
   QLineEdit* mlflowUri_;
+  QCheckBox* throughServer_;
+  QLineEdit* serverAddress_;
+  QLineEdit* serverCertificate_;
   FieldMessages* messages_;
   QPushButton* ok_;
   QCheckBox* dark_;

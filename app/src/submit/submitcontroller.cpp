@@ -9,6 +9,7 @@
 #include "convert.h"
 #include "spindle/client/job_connection.h"
 #include "spindle/client/submit.h"
+#include "spindle/core/spec_writer.h"
 
 namespace spindle::gui {
 
@@ -50,6 +51,12 @@ bool SubmitController::sleepUnlessStopped(int milliseconds) {
 }
 
 void SubmitController::run(JobSpec spec, HadoopSetup setup, bool follow) {
+  if (setup.throughServer()) {
+    runThroughServer(spec, setup, follow);
+    busy_ = false;
+    emit idle();
+    return;
+  }
   auto configuration = setup.load();
   if (!configuration) {
     emit failed(qs(configuration.error().message), false);
@@ -92,6 +99,62 @@ void SubmitController::run(JobSpec spec, HadoopSetup setup, bool follow) {
   if (follow) this->follow(client::with_login(*configuration, spec), result->application_id, spec.total_instances());
   busy_ = false;
   emit idle();
+}
+
+void SubmitController::runThroughServer(const JobSpec& spec, const HadoopSetup& setup, bool follow) {
+  auto server = setup.dashboard();
+  if (!server) {
+    emit failed(qs(server.error().message), false);
+    return;
+  }
+  emit progress(tr("submitting through the Spindle server at %1").arg(qs(server->address().url)));
+  // The server stages the job from its own machine, so local files under files: are read there.
+  auto accepted = server->submit(to_yaml(spec));
+  if (!accepted) {
+    emit failed(qs(accepted.error().message), accepted.error().kind == client::SubmitError::Kind::bad_input);
+    return;
+  }
+  const QString id = qs(*accepted);
+  QMetaObject::invokeMethod(
+      this, [this, id] { applicationId_ = id; }, Qt::QueuedConnection);
+  emit submitted(id, QString());
+  if (!follow) return;
+  const int total = spec.total_instances();
+  std::string lastState;
+  std::set<std::string> allocated;
+  std::set<std::string> registered;
+  int unreachable = 0;
+  emit containersChanged(0, 0, total);
+  while (!stop_) {
+    auto job = server->job(*accepted);
+    if (!job) {
+      // The server rides out a ResourceManager restart; a minute of silence is too long.
+      if (++unreachable > 60) {
+        emit failed(qs(job.error().message), false);
+        return;
+      }
+      sleepUnlessStopped(1000);
+      continue;
+    }
+    unreachable = 0;
+    if (job->yarn_state != lastState) {
+      lastState = job->yarn_state;
+      emit stateChanged(qs(lastState));
+    }
+    bool changed = false;
+    if (job->status) {
+      for (const auto& task : job->status->tasks) {
+        if (!task.container.empty()) changed |= allocated.insert(task.task).second;
+        if (!task.address.empty()) changed |= registered.insert(task.task).second;
+      }
+    }
+    if (changed) emit containersChanged(static_cast<int>(allocated.size()), static_cast<int>(registered.size()), total);
+    if (job->finished) {
+      emit finished(qs(job->final_status), qs(job->entry.diagnostics));
+      return;
+    }
+    sleepUnlessStopped(1000);
+  }
 }
 
 void SubmitController::follow(const yarn::HadoopConfiguration& configuration, const std::string& applicationId,

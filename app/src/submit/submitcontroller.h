@@ -55,6 +55,7 @@ class SubmitController : public QObject {
 
  private:
   void run(JobSpec spec, HadoopSetup setup, bool follow);
+  void runThroughServer(const JobSpec& spec, const HadoopSetup& setup, bool follow);
   void follow(const yarn::HadoopConfiguration& configuration, const std::string& applicationId, int total);
   bool sleepUnlessStopped(int milliseconds);
 

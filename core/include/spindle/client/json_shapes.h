@@ -19,4 +19,10 @@ nlohmann::ordered_json metric_point_json(const MetricPoint& point);
 // The queue and every queue under it.
 nlohmann::ordered_json queue_json(const yarn::QueueInfo& queue);
 
+// The way back, for clients of the dashboard's API; fields of another type
+// than these write are left at their defaults. Never throw.
+yarn::Resources resources_from_json(const nlohmann::json& resources);
+yarn::NodeInfo node_from_json(const nlohmann::json& node);
+yarn::QueueInfo queue_from_json(const nlohmann::json& queue);
+
 }  // namespace spindle::client

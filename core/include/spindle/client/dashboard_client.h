@@ -1,0 +1,86 @@
+#pragma once
+
+// The cluster as `spindle serve` shows it, from another machine: what the
+// desktop app uses when the cluster is out of its reach and a gateway node
+// runs the server (usually through an SSH tunnel). Every call is one
+// request of the server's API, version 1 (see the README).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spindle/client/history_store.h"
+#include "spindle/client/submit.h"
+#include "spindle/client/will_it_fit.h"
+#include "spindle/core/job_status.h"
+#include "spindle/core/result.h"
+
+namespace spindle::client {
+
+struct DashboardAddress {
+  std::string url;  // scheme://host:port, without a path
+  std::string token;
+  std::string certificate_pem;  // the one certificate trusted for https; empty: the system's CAs
+};
+
+// The address spindle serve printed ("http://127.0.0.1:PORT/?token=..."),
+// or one without the token when `token` is given apart.
+Result<DashboardAddress> parse_dashboard_address(std::string_view printed, std::string_view token = {});
+
+// A job as the server sees it now.
+struct RemoteJob {
+  JobHistoryEntry entry;     // name, state, diagnostics, tracking URL, times
+  std::string yarn_state;    // RUNNING, FINISHED, ...
+  std::string final_status;  // UNDEFINED, SUCCEEDED, ...
+  bool finished = false;
+  std::optional<JobStatus> status;  // the application master's, or the last one kept
+  std::string tensorboard_path;     // "/tb/APP/" when the job has a TensorBoard
+  std::string mlflow_run;
+};
+
+struct RemoteLog {
+  std::string text;
+  bool aggregated = false;  // read from YARN's aggregated logs: the whole file, final
+};
+
+struct RemotePoints {
+  std::vector<MetricPoint> points;
+  std::uint64_t next = 0;  // ask again with after=next for the new ones
+};
+
+class DashboardClient {
+ public:
+  explicit DashboardClient(DashboardAddress address) : address_(std::move(address)) {}
+
+  const DashboardAddress& address() const { return address_; }
+  // A page of the server for a browser: the token rides along once, as
+  // ?token=, and the server trades it for a cookie.
+  std::string browser_url(std::string_view path) const;
+
+  Result<std::string> user() const;
+  Result<std::vector<JobHistoryEntry>> jobs() const;
+  // The cluster's nodes and queues as the server reads them now.
+  Result<ClusterState> cluster() const;
+  Result<RemoteJob> job(const std::string& application_id) const;
+  // The spec kept at submit; empty when the server's machine keeps none.
+  Result<std::string> spec(const std::string& application_id) const;
+  Result<RemotePoints> metrics(const std::string& application_id, std::uint64_t after) const;
+  Result<RemoteLog> log(const std::string& application_id, const std::string& task, const std::string& file) const;
+  Result<void> kill(const std::string& application_id) const;
+  // The new job's application id; a spec or request the server refuses as
+  // bad input (400) is a bad_input error with its sentences, one per line.
+  Result<std::string, SubmitError> submit(const std::string& spec_yaml) const;
+
+  // The JSON answer of GET or POST /api/v1/<path>; a refusal is an error
+  // with the server's sentence, and `status` (when given) gets the HTTP
+  // status (0 when the server was not reached).
+  Result<std::string> call(std::string_view method, std::string_view path, const std::string& body = {},
+                           long* status = nullptr) const;
+
+ private:
+  DashboardAddress address_;
+};
+
+}  // namespace spindle::client

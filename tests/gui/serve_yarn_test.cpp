@@ -1,0 +1,272 @@
+// The desktop app connected through `spindle serve` instead of to YARN: the
+// server runs on the real local YARN, while this process has no Hadoop
+// configuration at all, as on a laptop that reaches the gateway through an
+// SSH tunnel. A job submitted through the app's submit path, followed in the
+// job view (containers, a task's log, the training scalars of real
+// TensorFlow, TensorBoard's address), killed from the view; the cluster and
+// the jobs list; and a wrong token said to be one.
+
+#include <QLabel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QtTest>
+#include <cmath>
+
+#include "cluster/clusterinfoloader.h"
+#include "cluster/clusterview.h"
+#include "gui_test_main.h"
+#include "jobs/jobpoller.h"
+#include "jobs/jobsmodel.h"
+#include "jobview/containertablemodel.h"
+#include "jobview/jobmonitor.h"
+#include "jobview/jobview.h"
+#include "jobview/logviewer.h"
+#include "jobview/scalarchartview.h"
+#include "jobview/scalarfeed.h"
+#include "screenshot.h"
+#include "settings/settingsdialog.h"
+#include "spindle/core/spec_parser.h"
+#include "submit/submitcontroller.h"
+
+using namespace spindle;
+using namespace spindle::gui;
+
+class ServeYarnTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    const QString configuration = qEnvironmentVariable("HADOOP_CONF_DIR");
+    QVERIFY2(!configuration.isEmpty(), "needs the local YARN's HADOOP_CONF_DIR for the server");
+    QVERIFY(directory_.isValid());
+    // The server keeps its own job records; this process has none of the cluster's.
+    auto environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("SPINDLE_STATE_DIR"), directory_.filePath(QStringLiteral("server-state")));
+    environment.insert(QStringLiteral("SPINDLE_DATA_DIR"), directory_.filePath(QStringLiteral("server-data")));
+    server_.setProcessEnvironment(environment);
+    server_.start(QStringLiteral(SPINDLE_CLI_PATH), {QStringLiteral("serve")});
+    QVERIFY(server_.waitForStarted(10000));
+    QVERIFY(QTest::qWaitFor([this] { return server_.canReadLine(); }, 30000));
+    address_ = QString::fromUtf8(server_.readLine()).trimmed();
+    QVERIFY2(address_.startsWith(QLatin1String("http://127.0.0.1:")), qPrintable(address_));
+    qunsetenv("HADOOP_CONF_DIR");
+    qunsetenv("HADOOP_HOME");
+    setup_.server = address_;
+  }
+
+  void cleanupTestCase() {
+    server_.terminate();
+    server_.waitForFinished(30000);
+  }
+
+  void settingsTakeTheServersAddress() {
+    SettingsDialog dialog;
+    dialog.setServer(true, QStringLiteral("127.0.0.1:8080"));
+    QVERIFY2(dialog.messageFor(QStringLiteral("server.address")).contains(QLatin1String("http://")),
+             qPrintable(dialog.messageFor(QStringLiteral("server.address"))));
+    dialog.setServer(true, address_, QStringLiteral("/no/such/certificate.pem"));
+    QCOMPARE(dialog.messageFor(QStringLiteral("server.address")), QString());
+    QVERIFY(dialog.messageFor(QStringLiteral("server.certificate")).contains(QLatin1String("no such file")));
+    dialog.setServer(true, address_);
+    QCOMPARE(dialog.setup().server, address_);
+    dialog.resize(900, std::max(700, dialog.sizeHint().height()));
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    saveScreenshot(&dialog, QStringLiteral("settings-through-serve"));
+    dialog.setServer(false, address_);
+    QVERIFY(!dialog.setup().throughServer());
+  }
+
+  void clusterAndJobsListComeFromTheServer() {
+    const auto outcome = ClusterInfoLoader::fetch(setup_);
+    QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+    QVERIFY(outcome.info.known);
+    QVERIFY2(outcome.info.queues.contains(QStringLiteral("default")), qPrintable(outcome.info.queues.join(',')));
+    QVERIFY(outcome.info.activeNodes >= 1);
+    QVERIFY(outcome.info.maxMemoryMib >= 1024);
+    QCOMPARE(setup_.describe(), QStringLiteral("the Spindle server at ") + address_.section(QLatin1Char('/'), 0, 2));
+
+    // The cluster view, too.
+    ClusterView view;
+    view.setSetup(setup_);
+    QSignalSpy refreshed(&view, &ClusterView::refreshed);
+    view.refresh();
+    QVERIFY(refreshed.wait(60000));
+    QVERIFY2(refreshed.front().at(0).toBool(), qPrintable(view.heard()->text()));
+    QVERIFY(view.nodesModel()->rowCount() >= 1);
+    QVERIFY(view.queues()->topLevelItemCount() >= 1);
+  }
+
+  void aWrongTokenIsSaidToBeOne() {
+    HadoopSetup wrong;
+    wrong.server = address_.section(QStringLiteral("token="), 0, 0) + QStringLiteral("token=") + QString(64, 'a');
+    const auto outcome = ClusterInfoLoader::fetch(wrong);
+    QVERIFY2(outcome.error.contains(QLatin1String("refused the token")), qPrintable(outcome.error));
+    HadoopSetup nothingThere;
+    nothingThere.server = QStringLiteral("http://127.0.0.1:1/?token=x");
+    const auto unreachable = ClusterInfoLoader::fetch(nothingThere);
+    QVERIFY2(unreachable.error.contains(QLatin1String("cannot reach the Spindle server at http://127.0.0.1:1")),
+             qPrintable(unreachable.error));
+  }
+
+  void aSubmitIsFollowedToItsEndThroughTheServer() {
+    auto spec = parse_job_spec(
+        "name: gui-serve-submit\nframework: generic\ntasks:\n  worker:\n    instances: 2\n    memory: 256 MiB\n"
+        "    command: python -c 'print(1)'\n",
+        SpecParseOptions{});
+    QVERIFY(spec);
+    SubmitController controller;
+    QSignalSpy submitted(&controller, &SubmitController::submitted);
+    QSignalSpy failed(&controller, &SubmitController::failed);
+    QSignalSpy containers(&controller, &SubmitController::containersChanged);
+    QSignalSpy finished(&controller, &SubmitController::finished);
+    QSignalSpy idle(&controller, &SubmitController::idle);
+    QVERIFY(controller.submit(*spec, setup_));
+    QVERIFY(idle.wait(300000));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().front().toString()));
+    QCOMPARE(submitted.count(), 1);
+    QVERIFY(!containers.isEmpty());
+    QCOMPARE(containers.back().at(0).toInt(), 2);
+    QCOMPARE(containers.back().at(1).toInt(), 2);
+    QCOMPARE(containers.back().at(2).toInt(), 2);
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.front().at(0).toString(), QStringLiteral("SUCCEEDED"));
+
+    // A spec the server's parser refuses comes back with its sentence, as bad input.
+    JobSpec refused = *spec;
+    refused.queue = "no-such-queue";
+    QSignalSpy refusedFailed(&controller, &SubmitController::failed);
+    QSignalSpy refusedIdle(&controller, &SubmitController::idle);
+    QVERIFY(controller.submit(refused, setup_));
+    QVERIFY(refusedIdle.wait(120000));
+    QCOMPARE(refusedFailed.count(), 1);
+    QCOMPARE(refusedFailed.front().at(1).toBool(), true);  // bad input, as without a server
+    QVERIFY2(refusedFailed.front().at(0).toString().contains(QLatin1String("no-such-queue")),
+             qPrintable(refusedFailed.front().at(0).toString()));
+  }
+
+  void aJobSubmittedFollowedChartedAndKilledThroughTheServer() {
+    const QString output = directory_.filePath(QStringLiteral("output"));
+    const QString script = directory_.filePath(QStringLiteral("scalars.py"));
+    QFile program(script);
+    QVERIFY(program.open(QIODevice::WriteOnly));
+    program.write(QStringLiteral("import os, sys, time\n"
+                                 "import tensorflow as tf\n"
+                                 "writer = tf.summary.create_file_writer(os.path.join(sys.argv[1], 'train'))\n"
+                                 "with writer.as_default():\n"
+                                 "    for step in range(1, 4):\n"
+                                 "        tf.summary.scalar('loss', 1.0 / step, step=step)\n"
+                                 "writer.flush()\n"
+                                 "print('scalars written', flush=True)\n"
+                                 "time.sleep(600)\n")
+                      .toUtf8());
+    program.close();
+    const QString yaml = QStringLiteral(
+                             "name: gui-through-serve\nframework: generic\noutput: %1\n"
+                             "files: {scalars.py: %2}\n"
+                             "tasks:\n  worker:\n    instances: 1\n    memory: 1024 MiB\n"
+                             "    command: python scalars.py %1\n")
+                             .arg(output, script);
+    auto spec = parse_job_spec(yaml.toStdString(), SpecParseOptions{});
+    QVERIFY2(spec, spec ? "" : format_diagnostics(spec.error()).c_str());
+
+    SubmitController controller;
+    QSignalSpy submitted(&controller, &SubmitController::submitted);
+    QSignalSpy failed(&controller, &SubmitController::failed);
+    QSignalSpy idle(&controller, &SubmitController::idle);
+    QVERIFY(controller.submit(*spec, setup_, false));
+    QVERIFY(idle.wait(300000));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().front().toString()));
+    QCOMPARE(submitted.count(), 1);
+    const QString id = submitted.front().front().toString();
+    QVERIFY(id.startsWith(QLatin1String("application_")));
+
+    JobViewOptions options;
+    options.setup = setup_;
+    options.pollIntervalMs = 500;
+    options.scalarIntervalMs = 1000;
+    options.historyPath = directory_.filePath(QStringLiteral("history.sqlite"));
+    JobView view(id, options);
+    view.resize(1280, 800);
+    view.show();
+    // The worker runs, as the server reads it from the application master.
+    QVERIFY2(
+        QTest::qWaitFor(
+            [&] {
+              const int row = view.model()->rowOfTask(QStringLiteral("worker:0"));
+              return row >= 0 &&
+                     view.model()->index(row, ContainerTableModel::StateColumn).data(ContainerTableModel::PhaseRole) ==
+                         QStringLiteral("running");
+            },
+            240000),
+        qPrintable(view.stateText()));
+    QCOMPARE(view.state(), QStringLiteral("running"));
+    QCOMPARE(view.specYaml().contains(QLatin1String("gui-through-serve")), true);
+    // Its log, read by the server from the NodeManager.
+    view.showLogsOf(QStringLiteral("worker:0"));
+    view.logViewer()->selectFile(QStringLiteral("stdout"));
+    view.logViewer()->setFollow(true);
+    QVERIFY2(
+        QTest::qWaitFor([&] { return view.logViewer()->text().contains(QLatin1String("scalars written")); }, 180000),
+        qPrintable(view.logViewer()->status()));
+    // Its training scalars, read by the server from the event files: three points of loss.
+    view.tabs()->setCurrentIndex(JobView::MetricsPage);
+    QVERIFY2(QTest::qWaitFor([&] { return view.scalarChart()->tags().contains(QStringLiteral("loss")); }, 120000),
+             qPrintable(view.scalarChart()->tags().join(',')));
+    QCOMPARE(view.scalarChart()->seriesNames(QStringLiteral("loss")), QStringList{QStringLiteral("train")});
+    QVERIFY(QTest::qWaitFor(
+        [&] { return view.scalarChart()->points(QStringLiteral("loss"), QStringLiteral("train")).size() == 3; },
+        30000));
+    const auto points = view.scalarChart()->points(QStringLiteral("loss"), QStringLiteral("train"));
+    for (int step = 1; step <= 3; ++step) {
+      QCOMPARE(points[step - 1].x(), static_cast<double>(step));
+      QVERIFY(std::abs(points[step - 1].y() - 1.0 / step) < 1e-6);
+    }
+    view.scalarChart()->flush();
+    QVERIFY(QTest::qWaitFor([&] { return view.scalarChart()->pointCount() == 3; }, 10000));
+    saveScreenshot(&view, QStringLiteral("job-through-serve-metrics"));
+    // TensorBoard comes from the server's own proxy, behind its token.
+    view.showTensorBoard();
+    const QString base = address_.section(QLatin1Char('/'), 0, 2);
+    QCOMPARE(view.tensorBoardUrl().toString(), base + QStringLiteral("/tb/") + id + QStringLiteral("/?token=") +
+                                                   address_.section(QStringLiteral("token="), 1));
+    view.tabs()->setCurrentIndex(JobView::ContainersPage);
+    saveScreenshot(&view, QStringLiteral("job-through-serve-containers"));
+
+    // The jobs list learns of it from the server.
+    JobsModel jobs(options.historyPath);
+    JobPoller poller(&jobs);
+    poller.setSetup(setup_);
+    poller.poll();
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          jobs.refresh();
+          for (int row = 0; row < jobs.rowCount(); ++row) {
+            if (jobs.entry(row)->application_id == id.toStdString()) return true;
+          }
+          poller.poll();
+          return false;
+        },
+        30000));
+
+    // Killed from the view, through the server.
+    QSignalSpy killed(view.monitor(), &JobMonitor::killFinished);
+    view.killWithoutAsking();
+    QVERIFY(killed.wait(120000));
+    QVERIFY2(killed.front().at(0).toBool(), qPrintable(killed.front().at(1).toString()));
+    QVERIFY2(QTest::qWaitFor([&] { return view.state() == QLatin1String("killed"); }, 60000),
+             qPrintable(view.stateText()));
+  }
+
+ private:
+  QTemporaryDir directory_;
+  QProcess server_;
+  QString address_;
+  HadoopSetup setup_;
+};
+
+SPINDLE_GUI_TEST_MAIN(ServeYarnTest)
+#include "serve_yarn_test.moc"

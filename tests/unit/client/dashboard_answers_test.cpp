@@ -1,0 +1,148 @@
+// The desktop app's reading of `spindle serve`: the address a user pastes,
+// each answer of the API (kept in tests/fuzz/corpus/dashboard_answer as the
+// server gave them), and answers in shapes it does not know.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "client/remote/dashboard_answers.h"
+#include "spindle/client/json_shapes.h"
+
+namespace spindle::client {
+namespace {
+
+const std::string server = "http://127.0.0.1:8080";
+
+std::string answer(const std::string& name) {
+  std::ifstream in(std::string(SPINDLE_SOURCE_DIR) + "/tests/fuzz/corpus/dashboard_answer/" + name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(DashboardAddressTest, TakesTheLineTheServerPrinted) {
+  auto address = parse_dashboard_address("http://127.0.0.1:41234/?token=abc123\n");
+  ASSERT_TRUE(address) << address.error().message;
+  EXPECT_EQ(address->url, "http://127.0.0.1:41234");
+  EXPECT_EQ(address->token, "abc123");
+  address = parse_dashboard_address("https://gateway.example:8443", "t0k");
+  ASSERT_TRUE(address);
+  EXPECT_EQ(address->url, "https://gateway.example:8443");
+  EXPECT_EQ(address->token, "t0k");
+}
+
+TEST(DashboardAddressTest, SaysWhatIsMissing) {
+  auto address = parse_dashboard_address("http://127.0.0.1:41234/");
+  ASSERT_FALSE(address);
+  EXPECT_NE(address.error().message.find("has no token"), std::string::npos);
+  address = parse_dashboard_address("127.0.0.1:41234/?token=x");
+  ASSERT_FALSE(address);
+  EXPECT_NE(address.error().message.find("starts with http:// or https://"), std::string::npos);
+  address = parse_dashboard_address("ftp://x/?token=y");
+  ASSERT_FALSE(address);
+  address = parse_dashboard_address("http:///?token=y");
+  ASSERT_FALSE(address);
+  EXPECT_NE(address.error().message.find("names no host"), std::string::npos);
+}
+
+TEST(DashboardAnswersTest, ReadsTheServersAnswers) {
+  auto user = read_session_user(answer("session.json"), server);
+  ASSERT_TRUE(user) << user.error().message;
+  EXPECT_EQ(*user, "root");
+
+  auto job = read_job(answer("job.json"), server);
+  ASSERT_TRUE(job) << job.error().message;
+  EXPECT_EQ(job->entry.name, "seed-job");
+  EXPECT_EQ(job->yarn_state, "RUNNING");
+  EXPECT_EQ(job->final_status, "UNDEFINED");
+  EXPECT_FALSE(job->finished);
+  ASSERT_TRUE(job->status);
+  EXPECT_EQ(job->status->tasks.size(), 2u);
+
+  auto jobs = read_jobs(answer("jobs.json"), server);
+  ASSERT_TRUE(jobs) << jobs.error().message;
+  EXPECT_FALSE(jobs->empty());
+
+  auto cluster = read_cluster(answer("cluster.json"), server);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  EXPECT_FALSE(cluster->nodes.empty());
+  EXPECT_EQ(cluster->root.name, "root");
+
+  auto points = read_points(answer("metrics.json"), server);
+  ASSERT_TRUE(points) << points.error().message;
+  ASSERT_EQ(points->points.size(), 2u);
+  EXPECT_EQ(points->next, 2u);
+  EXPECT_EQ(points->points[0].tag, "loss");
+  EXPECT_DOUBLE_EQ(points->points[0].value, 1.0);
+
+  auto log = read_log(answer("log.json"), server);
+  ASSERT_TRUE(log) << log.error().message;
+  EXPECT_NE(log->text.find("spindle executor: worker:0 registered"), std::string::npos);
+  EXPECT_FALSE(log->aggregated);
+
+  auto spec = read_spec(answer("spec.json"), server);
+  ASSERT_TRUE(spec) << spec.error().message;
+  EXPECT_NE(spec->find("name: seed-job"), std::string::npos);
+
+  auto submitted = read_submitted(answer("submitted.json"), server);
+  ASSERT_TRUE(submitted);
+  EXPECT_EQ(*submitted, "application_1_0001");
+  EXPECT_EQ(read_refusal(answer("refusal.json")),
+            "The spec has mistakes; nothing was submitted.\nline 2, queue: no such queue");
+}
+
+TEST(DashboardAnswersTest, AnUnknownShapeIsSaidToBeOne) {
+  for (const std::string body : {"", "<html>", "[]", "{\"job\": 3}", "{\"points\": {}}"}) {
+    auto job = read_job(body, server);
+    ASSERT_FALSE(job);
+    EXPECT_NE(job.error().message.find("in a shape this version does not know"), std::string::npos);
+    EXPECT_FALSE(read_points(body, server));
+    EXPECT_FALSE(read_jobs(body, server));
+    EXPECT_FALSE(read_cluster(body, server));
+    EXPECT_EQ(read_refusal(body), "");
+  }
+  // A job without the application master's status is still a job.
+  auto bare = read_job(R"({"job": {"name": "x", "state": "accepted"}, "status": null})", server);
+  ASSERT_TRUE(bare);
+  EXPECT_FALSE(bare->status);
+  EXPECT_FALSE(bare->finished);
+}
+
+TEST(DashboardAnswersTest, NodesAndQueuesComeBackAsTheyWent) {
+  yarn::NodeInfo node;
+  node.id = "node1:45454";
+  node.state = "RUNNING";
+  node.http_address = "node1:8042";
+  node.rack = "/default-rack";
+  node.labels = {"gpu"};
+  node.containers = 3;
+  node.capability = {8192, 8, {{"yarn.io/gpu", 2}}};
+  node.used = {1024, 1, {}};
+  const auto back = node_from_json(nlohmann::json::parse(node_json(node).dump()));
+  EXPECT_EQ(back.id, node.id);
+  EXPECT_EQ(back.labels, node.labels);
+  EXPECT_EQ(back.containers, 3);
+  EXPECT_EQ(back.capability.memory_mib, 8192);
+  EXPECT_EQ(back.capability.others.at("yarn.io/gpu"), 2);
+  EXPECT_EQ(back.used.vcores, 1);
+
+  yarn::QueueInfo root;
+  root.name = "root";
+  root.capacity = 1;
+  yarn::QueueInfo leaf;
+  leaf.name = "default";
+  leaf.accessible_labels = {"*"};
+  leaf.apps_running = 2;
+  root.children.push_back(leaf);
+  const auto queues = queue_from_json(nlohmann::json::parse(queue_json(root).dump()));
+  ASSERT_EQ(queues.children.size(), 1u);
+  EXPECT_EQ(queues.children[0].name, "default");
+  EXPECT_EQ(queues.children[0].accessible_labels, std::vector<std::string>{"*"});
+  EXPECT_EQ(queues.children[0].apps_running, 2);
+  EXPECT_EQ(queue_from_json(nlohmann::json(3)).name, "");
+}
+
+}  // namespace
+}  // namespace spindle::client
