@@ -129,6 +129,11 @@ class Browser:
     def run(self, script, *args):
         return self.session_call("POST", "/execute/sync", {"script": script, "args": list(args)})
 
+    def press(self, key):
+        """One key as a keyboard gives it (WebDriver key codes: Tab \\ue004, Enter \\ue007, Space \\ue00d)."""
+        self.session_call("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": [
+            {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]})
+
     def screenshot(self, name):
         png = base64.b64decode(self.session_call("GET", "/screenshot"))
         os.makedirs(SCREENSHOTS, exist_ok=True)
@@ -219,6 +224,56 @@ class DashboardInBrowser(unittest.TestCase):
         browser = Browser()
         try:
             self.run_job_in(browser)
+        finally:
+            browser.close()
+
+    def test_every_control_is_reached_and_used_by_keyboard(self):
+        browser = Browser()
+        try:
+            browser.open(self.url)
+            self.wait_page(browser, "jobs")
+            focused = "const e = document.activeElement; return [e.tagName, e.id || e.dataset.nav || " \
+                      "e.getAttribute('type') || e.className, getComputedStyle(e).outlineStyle]"
+
+            def tab_to(name, most=30):
+                walked = []
+                for _ in range(most):
+                    browser.press("\ue004")
+                    walked.append(browser.run(focused))
+                    if walked[-1][1] == name:
+                        return walked
+                raise AssertionError("Tab never reached %s; it went %s" % (name, walked))
+
+            # Tab goes from the page's content round through the header and back: every control
+            # is reached, the header's in reading order, each drawn with its focus ring.
+            walk = tab_to("search")
+            walk += tab_to("search")
+            names = [each[1] for each in walk]
+            for wanted in ("jobs", "cluster", "submit", "theme", "language", "checkbox", "search"):
+                self.assertIn(wanted, names, walk)
+            header = [names.index(each) for each in ("jobs", "cluster", "submit", "theme", "language")]
+            self.assertEqual(header, sorted(header), walk)
+            for tag, name, outline in walk:
+                if tag in ("A", "BUTTON", "INPUT"):
+                    self.assertNotEqual(outline, "none", (tag, name, walk))
+            # Keys do what clicks do: the language, the theme, then a page.
+            tab_to("language")
+            browser.press("\ue007")
+            wait_for("German", lambda: browser.run("return document.documentElement.lang") == "de", 10)
+            self.assertEqual(browser.run("return document.querySelector('[data-nav=submit]').textContent"), "Starten")
+            # Drawn again in the new language, the page may move the focus; back to the button.
+            tab_to("language")
+            browser.press("\ue007")
+            wait_for("English", lambda: browser.run("return document.documentElement.lang") == "en", 10)
+            theme = browser.run("return document.documentElement.dataset.theme")
+            tab_to("theme")
+            browser.press("\ue00d")
+            wait_for("the other theme", lambda: browser.run("return document.documentElement.dataset.theme") != theme,
+                     10)
+            tab_to("cluster")
+            browser.press("\ue007")
+            self.wait_page(browser, "cluster")
+            self.assertEqual(browser.run("return location.hash"), "#/cluster")
         finally:
             browser.close()
 
