@@ -235,7 +235,10 @@ class DashboardInBrowser(unittest.TestCase):
             focused = "const e = document.activeElement; return [e.tagName, e.id || e.dataset.nav || " \
                       "e.getAttribute('type') || e.className, getComputedStyle(e).outlineStyle]"
 
-            def tab_to(name, most=30):
+            def tab_to(name):
+                # Every job of the list is a link on the way, so the bound is what the page holds.
+                most = 20 + browser.run("return document.querySelectorAll("
+                                        "'a[href], button, input, select, textarea, [tabindex]').length")
                 walked = []
                 for _ in range(most):
                     browser.press("\ue004")
