@@ -62,11 +62,14 @@ Result<ServeIdentity> finish(std::string certificate_pem, std::string key_pem, s
 
 }  // namespace
 
-std::string serve_host_name(const std::string& bind_address) {
-  if (!binds_every_address(bind_address)) return bind_address;
+std::string this_host_name() {
   char name[256] = {};
   if (::gethostname(name, sizeof(name) - 1) != 0 || !*name) return "localhost";
   return name;
+}
+
+std::string serve_host_name(const std::string& bind_address) {
+  return binds_every_address(bind_address) ? this_host_name() : bind_address;
 }
 
 Result<std::optional<ServeIdentity>> serve_identity(const std::string& bind_address,
@@ -97,7 +100,7 @@ Result<std::optional<ServeIdentity>> serve_identity(const std::string& bind_addr
     return std::optional<ServeIdentity>(std::move(*kept));
   }
   std::vector<std::string> names{host};
-  if (char name[256] = {}; ::gethostname(name, sizeof(name) - 1) == 0 && *name && host != name) names.push_back(name);
+  if (const auto name = this_host_name(); name != host) names.push_back(name);
   auto made = make_server_certificate(names);
   if (!made) return made.error();
   std::error_code ec;

@@ -22,6 +22,9 @@ struct ServeIdentity {
 Result<std::optional<ServeIdentity>> serve_identity(const std::string& bind_address,
                                                     const std::string& certificate_file, const std::string& key_file);
 
+// This machine's name ("localhost" when it has none).
+std::string this_host_name();
+
 // The name the printed address uses: the bound address, or this machine's
 // name when every address is bound.
 std::string serve_host_name(const std::string& bind_address);

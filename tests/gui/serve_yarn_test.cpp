@@ -6,6 +6,7 @@
 // TensorFlow, TensorBoard's address), killed from the view; the cluster and
 // the jobs list; and a wrong token said to be one.
 
+#include <QAction>
 #include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
@@ -30,6 +31,7 @@
 #include "settings/settingsdialog.h"
 #include "spindle/core/spec_parser.h"
 #include "submit/submitcontroller.h"
+#include "theme.h"
 
 using namespace spindle;
 using namespace spindle::gui;
@@ -227,14 +229,24 @@ class ServeYarnTest : public QObject {
     }
     view.scalarChart()->flush();
     QVERIFY(QTest::qWaitFor([&] { return view.scalarChart()->pointCount() == 3; }, 10000));
-    saveScreenshot(&view, QStringLiteral("job-through-serve-metrics"));
+    for (const bool dark : {false, true}) {
+      applyPalette(*qApp, dark);
+      saveScreenshot(&view, QStringLiteral("job-through-serve-metrics") + (dark ? QStringLiteral("-dark") : QString()));
+    }
+    applyPalette(*qApp, false);
     // TensorBoard comes from the server's own proxy, behind its token.
     view.showTensorBoard();
     const QString base = address_.section(QLatin1Char('/'), 0, 2);
     QCOMPARE(view.tensorBoardUrl().toString(), base + QStringLiteral("/tb/") + id + QStringLiteral("/?token=") +
                                                    address_.section(QStringLiteral("token="), 1));
     view.tabs()->setCurrentIndex(JobView::ContainersPage);
-    saveScreenshot(&view, QStringLiteral("job-through-serve-containers"));
+    for (const bool dark : {false, true}) {
+      applyPalette(*qApp, dark);
+      saveScreenshot(&view,
+                     QStringLiteral("job-through-serve-containers") + (dark ? QStringLiteral("-dark") : QString()));
+    }
+    applyPalette(*qApp, false);
+    QVERIFY(!view.yarnUiAction()->isEnabled());  // the tracking URL is on the cluster's network
 
     // The jobs list learns of it from the server.
     JobsModel jobs(options.historyPath);

@@ -31,6 +31,7 @@ void JobPoller::setSetup(const HadoopSetup& setup) {
   setup_ = setup;
   configured_ = true;
   connections_ = std::make_shared<Connections>();
+  server_.reset();
 }
 
 void JobPoller::setInterval(int milliseconds) {
@@ -45,10 +46,10 @@ void JobPoller::poll() {
   if (!configured_ || watcher_.isRunning()) return;
   if (setup_.throughServer()) {
     // The server's list goes into this machine's history, which the list shows.
-    watcher_.setFuture(QtConcurrent::run([setup = setup_, path = model_->historyPath()] {
-      auto server = setup.dashboard();
-      if (!server) return;
-      auto jobs = server->jobs();
+    if (!server_) server_ = std::make_shared<Result<client::DashboardClient>>(setup_.dashboard());
+    watcher_.setFuture(QtConcurrent::run([server = server_, path = model_->historyPath()] {
+      if (!*server) return;
+      auto jobs = (*server)->jobs();
       if (!jobs) return;
       auto store = path.isEmpty() ? client::HistoryStore::open() : client::HistoryStore::open(ss(path));
       if (!store) return;

@@ -46,6 +46,8 @@ class JobPoller : public QObject {
   QTimer timer_;
   QFutureWatcher<void> watcher_;
   std::shared_ptr<Connections> connections_;
+  // Through a Spindle server: its client, made once per setup.
+  std::shared_ptr<const Result<client::DashboardClient>> server_;
 };
 
 }  // namespace spindle::gui

@@ -234,7 +234,8 @@ void JobView::updateActions() {
   kill_->setEnabled(!ended_ && !(monitor_ && monitor_->isKilling()) && options_.monitor);
   resubmit_->setEnabled(!specYaml_.isEmpty());
   openSpec_->setEnabled(!specYaml_.isEmpty());
-  yarnUi_->setEnabled(!trackingUrl_.isEmpty());
+  // Through a Spindle server the tracking URL is on the cluster's network, which this machine does not reach.
+  yarnUi_->setEnabled(!trackingUrl_.isEmpty() && !options_.setup.throughServer());
   // Only jobs recorded in MLflow have a run to open.
   mlflowRun_->setVisible(!mlflowRunUrl_.isEmpty());
 }

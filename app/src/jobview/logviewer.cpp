@@ -89,10 +89,10 @@ LogViewer::~LogViewer() {
 void LogViewer::setSetup(const HadoopSetup& setup, const QString& applicationId) {
   if (setup.throughServer()) {
     // The server finds the task's container and its NodeManager, or the aggregated logs, itself.
-    setFetcher([setup, id = ss(applicationId)](const Place& place, const std::string& file) -> Result<Fetched> {
-      auto server = setup.dashboard();
-      if (!server) return server.error();
-      auto log = server->log(id, place.task, file);
+    auto server = std::make_shared<Result<client::DashboardClient>>(setup.dashboard());
+    setFetcher([server, id = ss(applicationId)](const Place& place, const std::string& file) -> Result<Fetched> {
+      if (!*server) return server->error();
+      auto log = (*server)->log(id, place.task, file);
       if (!log) return log.error();
       return Fetched{std::move(log->text), log->aggregated};
     });

@@ -19,16 +19,17 @@ struct ScalarFeed::Reader {
   std::unique_ptr<client::HistoryStore> history;
   bool historyTried = false;
   std::uint64_t serverNext = 0;  // through a Spindle server: the points seen so far
+  std::optional<Result<client::DashboardClient>> server;
 
   // Through a Spindle server, which reads the event files itself.
   ScalarBatch pollServer() {
     ScalarBatch batch;
-    auto server = setup.dashboard();
-    if (!server) {
-      batch.problems << qs(server.error().message);
+    if (!server) server.emplace(setup.dashboard());
+    if (!*server) {
+      batch.problems << qs(server->error().message);
       return batch;
     }
-    auto page = server->metrics(applicationId, serverNext);
+    auto page = (**server).metrics(applicationId, serverNext);
     if (!page) {
       batch.problems << qs(page.error().message);
       return batch;
