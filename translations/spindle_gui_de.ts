@@ -1306,7 +1306,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Unbekannt</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+108"/>
         <source>Kill job</source>
         <translation>Job beenden</translation>
     </message>
@@ -2064,7 +2064,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>die Adresse, die spindle serve ausgab, mit ihrem ?token=</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Without a token the app signs in with your Kerberos ticket, when the server takes Kerberos logins (spindle serve --keytab).</source>
+        <translation>Ohne Token meldet sich die App mit Ihrem Kerberos-Ticket an, sofern der Server Kerberos-Anmeldungen annimmt (spindle serve --keytab).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>https only: its certificate.pem; empty: the system&apos;s CAs</source>
         <translation>nur bei https: seine certificate.pem; leer: die Zertifizierungsstellen des Systems</translation>
     </message>

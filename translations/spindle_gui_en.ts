@@ -1306,7 +1306,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Unknown</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+108"/>
         <source>Kill job</source>
         <translation>Kill job</translation>
     </message>
@@ -2064,7 +2064,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>the address spindle serve printed, with its ?token=</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Without a token the app signs in with your Kerberos ticket, when the server takes Kerberos logins (spindle serve --keytab).</source>
+        <translation>Without a token the app signs in with your Kerberos ticket, when the server takes Kerberos logins (spindle serve --keytab).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>https only: its certificate.pem; empty: the system&apos;s CAs</source>
         <translation>https only: its certificate.pem; empty: the system&apos;s CAs</translation>
     </message>

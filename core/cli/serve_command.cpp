@@ -11,7 +11,9 @@
 #include "cli/exit_codes.h"
 #include "cli/serve_identity.h"
 #include "spindle/serve/dashboard.h"
+#include "spindle/yarn/cluster_identity.h"
 #include "spindle/yarn/hadoop_configuration.h"
+#include "spindle/yarn/negotiate_acceptor.h"
 
 namespace spindle::cli {
 namespace {
@@ -22,6 +24,8 @@ struct ServeOptions {
   bool token_from_environment = false;
   std::string tls_certificate_file;
   std::string tls_key_file;
+  std::string keytab;
+  std::string principal;
 };
 
 // Every browser holds a long poll open, so the soft limit of open files
@@ -32,6 +36,30 @@ void allow_many_connections() {
     files.rlim_cur = files.rlim_max;
     (void)setrlimit(RLIMIT_NOFILE, &files);
   }
+}
+
+// Kerberos logins with the keys of the server's HTTP principal, for the one
+// user whose ticket the server holds.
+Result<std::shared_ptr<const tbproxy::KerberosLogins>> kerberos_logins(const ServeOptions& options,
+                                                                       const std::string& served_user) {
+  if (options.keytab.empty()) {
+    if (!options.principal.empty()) {
+      return make_error(
+          "--principal names whose key accepts Kerberos logins; give the keytab that holds it with "
+          "--keytab");
+    }
+    return std::shared_ptr<const tbproxy::KerberosLogins>();
+  }
+  auto acceptor = yarn::NegotiateAcceptor::open(options.keytab, options.principal);
+  if (!acceptor) return make_error("spindle serve cannot take Kerberos logins: " + acceptor.error().message);
+  auto logins = std::make_shared<tbproxy::KerberosLogins>();
+  logins->served_user = served_user;
+  logins->accept = [acceptor = *acceptor](std::string_view token) -> Result<tbproxy::KerberosUser> {
+    auto login = acceptor->accept(token);
+    if (!login) return login.error();
+    return tbproxy::KerberosUser{login->principal, login->short_name, login->lifetime};
+  };
+  return std::shared_ptr<const tbproxy::KerberosLogins>(std::move(logins));
 }
 
 int run_serve(const ServeOptions& options) {
@@ -46,8 +74,22 @@ int run_serve(const ServeOptions& options) {
     std::cerr << identity.error().message << '\n';
     return exit_bad_input;
   }
+  // On a Kerberos cluster, the short name of the ticket's principal.
+  auto served_user = yarn::cluster_user(*configuration);
+  if (!served_user && !options.keytab.empty()) {
+    std::cerr << "spindle serve takes Kerberos logins for the user whose ticket it holds, and it holds none: "
+              << served_user.error().message << '\n';
+    return exit_code_for_cluster_error(served_user.error());
+  }
+  if (!served_user) served_user = yarn::hadoop_user_name();
+  auto kerberos = kerberos_logins(options, *served_user);
+  if (!kerberos) {
+    std::cerr << kerberos.error().message << '\n';
+    return exit_bad_input;
+  }
   serve::DashboardOptions dashboard;
   dashboard.bind_address = options.bind;
+  dashboard.kerberos = *kerberos;
   if (*identity) {
     dashboard.tls_certificate_pem = (*identity)->certificate_pem;
     dashboard.tls_key_pem = (*identity)->key_pem;
@@ -92,8 +134,13 @@ int run_serve(const ServeOptions& options) {
                    "before going on."
                 << '\n';
     }
-    std::cout << "Whoever has the token acts on the cluster as " << yarn::hadoop_user_name()
+    std::cout << "Whoever has the token acts on the cluster as " << *served_user
               << ", the user this server runs as; give it to nobody else." << std::endl;
+  }
+  if (*kerberos) {
+    std::cout << "Kerberos logins are taken with the keys of " << options.keytab << ", for " << *served_user
+              << " alone: a browser with " << *served_user
+              << "'s ticket signs in without the token where its policy allows this host." << std::endl;
   }
   int received = 0;
   sigwait(&stop_signals, &received);
@@ -114,6 +161,10 @@ void add_serve_command(CLI::App& app, int& exit_code) {
       "--tls-certificate", options->tls_certificate_file,
       "PEM certificate to serve HTTPS with (default for a non-loopback address: one made and kept here)");
   command->add_option("--tls-key", options->tls_key_file, "The unencrypted PEM private key of --tls-certificate");
+  command->add_option("--keytab", options->keytab,
+                      "Take Kerberos logins (SPNEGO) with this keytab's key of the server's HTTP principal");
+  command->add_option("--principal", options->principal,
+                      "The principal of --keytab to accept logins as (default: any whose key it holds)");
   command->add_flag("--token-from-env", options->token_from_environment,
                     "Take the access token from SPINDLE_SERVE_TOKEN instead of making one");
   command->callback([options, &exit_code] { exit_code = run_serve(*options); });

@@ -56,7 +56,7 @@ _spindle() {
     status | history) options="--json" ;;
     logs) options="--file --all-files -f --follow" ;;
     tensorboard) options="--port --bind" ;;
-    serve) options="--port --bind --tls-certificate --tls-key --token-from-env" ;;
+    serve) options="--port --bind --tls-certificate --tls-key --keytab --principal --token-from-env" ;;
     list) options="--all --search --json" ;;
     metrics) options="--tag --json -f --follow" ;;
     cluster)

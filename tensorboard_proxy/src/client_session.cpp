@@ -90,6 +90,7 @@ void ClientSession::read_request_head() {
   resolution_.reset();
   continue_sent_ = false;
   response_started_ = false;
+  login_cookie_.clear();
   attempts_ = 0;
   watch(Waiting::client, context_.options.idle_timeout);
   http::async_read_header(
@@ -115,7 +116,8 @@ void ClientSession::on_request_head(beast::error_code ec) {
     send_answer(*answer, request_parser_->keep_alive() && request_parser_->is_done());
     return;
   }
-  if (std::holds_alternative<ToSite>(verdict)) {
+  if (auto* to_site = std::get_if<ToSite>(&verdict)) {
+    login_cookie_ = std::move(to_site->set_cookie);
     client_keep_alive_ = request_parser_->keep_alive();
     site_body_.clear();
     if (request_parser_->is_done()) {
@@ -125,7 +127,9 @@ void ClientSession::on_request_head(beast::error_code ec) {
     }
     return;
   }
-  route_ = std::move(std::get<Forward>(verdict).route);
+  auto& forward = std::get<Forward>(verdict);
+  route_ = std::move(forward.route);
+  login_cookie_ = std::move(forward.set_cookie);
   client_keep_alive_ = request_parser_->keep_alive();
   request_has_body_ = !request_parser_->is_done();
   if (auto cached = context_.directory.cached(route_.application_id)) {
@@ -351,6 +355,7 @@ void ClientSession::start_response() {
   const auto& upstream_head = response_parser_->get();
   auto response = client_response_head(upstream_head, route_.application_id, upstream_->authority);
   response.version(request_parser_->get().version());
+  if (!login_cookie_.empty()) response.insert(http::field::set_cookie, login_cookie_);
   const auto code = upstream_head.result_int();
   bool chunked = false;
   if (request_is_head() || code == 204 || code == 304) {

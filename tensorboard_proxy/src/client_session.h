@@ -69,7 +69,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   bool may_retry() const;
   void send_answer(const Answer& answer, bool keep_alive);
   void send_page(status code, std::string sentence, bool keep_alive, bool retries = false);
-  void write_page(bool keep_alive);
+  void write_page(status code, std::string_view sentence, bool keep_alive);
   // Writes page_ as it stands, then reads the next request or closes.
   void send_whole_page(bool keep_alive);
   // Stops sending and reads what the client still sends for a moment, so
@@ -104,6 +104,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   // The exchange under way.
   std::optional<boost::beast::http::request_parser<boost::beast::http::buffer_body>> request_parser_;
   ProxyRoute route_;
+  std::string login_cookie_;  // set on this request's response: a Kerberos login just made
   ResolutionPtr resolution_;
   std::unique_ptr<UpstreamConnection> upstream_;
   std::optional<OutgoingMessage> request_out_;

@@ -23,8 +23,8 @@ void ClientSession::send_answer(const Answer& answer, bool keep_alive) {
   if (!answer.location.empty()) page_->set(http::field::location, answer.location);
   if (!answer.set_cookie.empty()) page_->set(http::field::set_cookie, answer.set_cookie);
   if (!answer.allow.empty()) page_->set(http::field::allow, answer.allow);
-  page_->body() = error_page(answer.status, answer.sentence);
-  write_page(keep_alive);
+  if (answer.negotiate) page_->set(http::field::www_authenticate, "Negotiate");
+  write_page(answer.status, answer.sentence, keep_alive);
 }
 
 void ClientSession::send_page(status code, std::string sentence, bool keep_alive, bool retries) {
@@ -34,12 +34,19 @@ void ClientSession::send_page(status code, std::string sentence, bool keep_alive
     if (sentence.ends_with('.')) sentence.pop_back();
     sentence += "; this page retries every " + std::to_string(retry_seconds) + " s.";
   }
-  page_->body() = error_page(code, sentence);
-  write_page(keep_alive);
+  write_page(code, sentence, keep_alive);
 }
 
-void ClientSession::write_page(bool keep_alive) {
-  page_->set(http::field::content_type, "text/html; charset=utf-8");
+void ClientSession::write_page(status code, std::string_view sentence, bool keep_alive) {
+  // Programs that ask for JSON (the API's clients) get the sentence as JSON, as the API's own refusals are.
+  const auto accept = request_parser_ ? request_parser_->get()[http::field::accept] : beast::string_view();
+  if (std::string_view(accept.data(), accept.size()).find("application/json") != std::string_view::npos) {
+    page_->set(http::field::content_type, "application/json; charset=utf-8");
+    page_->body() = error_json(sentence);
+  } else {
+    page_->set(http::field::content_type, "text/html; charset=utf-8");
+    page_->body() = error_page(code, sentence);
+  }
   page_->set(http::field::cache_control, "no-store");
   send_whole_page(keep_alive);
 }

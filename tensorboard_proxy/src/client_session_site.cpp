@@ -72,6 +72,7 @@ void ClientSession::send_site_response(SiteResponse response, bool keep_alive) {
   if (closed_) return;
   page_.emplace(std::move(response));
   page_->version(request_parser_->get().version());
+  if (!login_cookie_.empty()) page_->insert(http::field::set_cookie, login_cookie_);
   send_whole_page(keep_alive);
 }
 

@@ -19,7 +19,31 @@ std::string escape_html(std::string_view text) {
   return escaped;
 }
 
+std::string escape_json(std::string_view text) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string escaped;
+  escaped.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      escaped += '\\';
+      escaped += c;
+    } else if (byte < 0x20) {
+      escaped += "\\u00";
+      escaped += digits[byte >> 4];
+      escaped += digits[byte & 0xf];
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
 }  // namespace
+
+std::string error_json(std::string_view sentence) {
+  return "{\"error\": \"" + escape_json(sentence) + "\"}\n";
+}
 
 std::string error_page(boost::beast::http::status status, std::string_view sentence) {
   const auto code = std::to_string(static_cast<unsigned>(status));

@@ -19,6 +19,7 @@ struct ProxyContext {
     policy.max_body_bytes = options.max_request_body_bytes;
     policy.has_site = options.site != nullptr;
     policy.secure_cookie = !options.tls_certificate_pem.empty();
+    policy.kerberos = options.kerberos;
   }
 
   // Set from the options' certificate and key before the first connection.

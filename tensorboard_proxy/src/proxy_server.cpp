@@ -61,6 +61,13 @@ class Server final : public ProxyServer {
                         " lets other machines in, so the proxy needs an access token for it");
     }
     if (auto loaded = context_.load_tls(); !loaded) return loaded.error();
+    if (context_.policy.kerberos && context_.policy.kerberos->cookie_secret.empty()) {
+      auto secret = make_access_token();
+      if (!secret) return secret.error();
+      auto logins = std::make_shared<KerberosLogins>(*context_.policy.kerberos);
+      logins->cookie_secret = std::move(*secret);
+      context_.policy.kerberos = std::move(logins);
+    }
     const tcp::endpoint endpoint(address, options.port);
     acceptor_->open(endpoint.protocol(), ec);
     if (!ec) acceptor_->set_option(net::socket_base::reuse_address(true), ec);

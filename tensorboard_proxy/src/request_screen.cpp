@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "login_cookie.h"
 #include "text_fields.h"
 
 namespace spindle::tbproxy {
@@ -87,56 +88,115 @@ std::optional<std::string_view> cookie_value(const http::fields& fields, std::st
   return std::nullopt;
 }
 
-// Checks the token; a nullopt lets the request through.
-std::optional<Answer> check_token(const http::request_header<>& head, const ScreenPolicy& policy) {
+// What lets a request in (perhaps with a login's cookie to set), or why not.
+struct Admission {
+  std::optional<Answer> refusal;
+  std::string set_cookie;
+};
+
+std::string cookie_attributes(const ScreenPolicy& policy) {
+  return std::string("; Path=/; HttpOnly; SameSite=Strict") + (policy.secure_cookie ? "; Secure" : "");
+}
+
+// The token given once in the address: traded for its cookie.
+Admission token_in_address(std::string_view target, std::size_t question, std::string_view given,
+                           const ScreenPolicy& policy) {
+  if (!same_token(given, policy.access_token)) {
+    return {refuse(http::status::forbidden,
+                   "The token in this address is not this server's; open the URL that spindle tensorboard or "
+                   "spindle serve printed."),
+            {}};
+  }
+  std::string kept;
+  for (const auto parameter : split_list(target.substr(question + 1), '&')) {
+    if (parameter.empty() || parameter.starts_with("token=")) continue;
+    kept += kept.empty() ? "" : "&";
+    kept += parameter;
+  }
+  // The cookie carries the token from now on, so it leaves the address bar and the history.
+  Answer answer = refuse(http::status::found, "The token is accepted; the page continues without it.");
+  answer.location = std::string(target.substr(0, question)) + (kept.empty() ? "" : "?" + kept);
+  answer.set_cookie = std::string(token_cookie_name) + "=" + policy.access_token + cookie_attributes(policy);
+  return {answer, {}};
+}
+
+Admission kerberos_login(std::string_view negotiate_token, const ScreenPolicy& policy) {
+  const auto& logins = *policy.kerberos;
+  auto user = logins.accept(negotiate_token);
+  if (!user) {
+    return {refuse(http::status::forbidden, "The Kerberos login was refused: " + user.error().message + "."), {}};
+  }
+  if (user->short_name.empty() || user->short_name != logins.served_user) {
+    return {refuse(http::status::forbidden,
+                   "You signed in with Kerberos as " + user->principal + ", but this server acts for " +
+                       logins.served_user + " alone, with " + logins.served_user +
+                       "'s own ticket, and never for anyone else; run spindle serve as yourself to reach your jobs."),
+            {}};
+  }
+  const auto lifetime = std::min(user->lifetime, logins.longest_login);
+  // A ticket about to expire lets this request in, and the next ones log in again.
+  if (lifetime.count() < 60) return {};
+  const auto expires = std::chrono::system_clock::now() + lifetime;
+  return {std::nullopt, std::string(login_cookie_name) + "=" +
+                            make_login_cookie(user->principal, expires, logins.cookie_secret) +
+                            "; Max-Age=" + std::to_string(lifetime.count()) + cookie_attributes(policy)};
+}
+
+Admission refuse_without_credentials(const ScreenPolicy& policy) {
+  if (!policy.kerberos) {
+    return {refuse(http::status::unauthorized,
+                   "This server needs its access token: open the URL that spindle tensorboard or spindle serve "
+                   "printed, with its ?token=."),
+            {}};
+  }
+  Answer answer = refuse(
+      http::status::unauthorized,
+      "This server needs a Kerberos login or its access token: get a ticket (kinit) and reload in a browser that may "
+      "sign in to this host (Chrome's AuthServerAllowlist, Firefox's network.negotiate-auth.trusted-uris), or open "
+      "the URL that spindle serve printed, with its ?token=.");
+  answer.negotiate = true;
+  return {answer, {}};
+}
+
+// The token (in the address, as a bearer or in its cookie) or a Kerberos
+// login (a Negotiate exchange, or the cookie an earlier one set).
+Admission admit(const http::request_header<>& head, const ScreenPolicy& policy) {
   const std::string& token = policy.access_token;
   const std::string_view target = view(head.target());
-  const auto question = target.find('?');
-  if (question != std::string_view::npos) {
-    const auto query = target.substr(question + 1);
-    std::string kept;
-    std::optional<std::string_view> given;
-    for (const auto parameter : split_list(query, '&')) {
-      if (parameter.starts_with("token=")) {
-        given = parameter.substr(6);
-      } else if (!parameter.empty()) {
-        kept += kept.empty() ? "" : "&";
-        kept += parameter;
-      }
-    }
-    if (given) {
-      if (!same_token(*given, token)) {
-        return refuse(http::status::forbidden,
-                      "The token in this address is not this server's; open the URL that spindle tensorboard or "
-                      "spindle serve printed.");
-      }
-      // The cookie carries the token from now on, so it leaves the address bar and the history.
-      Answer answer = refuse(http::status::found, "The token is accepted; the page continues without it.");
-      answer.location = std::string(target.substr(0, question)) + (kept.empty() ? "" : "?" + kept);
-      answer.set_cookie = std::string(token_cookie_name) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict" +
-                          (policy.secure_cookie ? "; Secure" : "");
-      return answer;
+  if (const auto question = target.find('?'); !token.empty() && question != std::string_view::npos) {
+    for (const auto parameter : split_list(target.substr(question + 1), '&')) {
+      if (parameter.starts_with("token=")) return token_in_address(target, question, parameter.substr(6), policy);
     }
   }
   const auto authorization = view(head[http::field::authorization]);
-  if (istarts_with(authorization, "bearer ")) {
+  if (!token.empty() && istarts_with(authorization, "bearer ")) {
     if (!same_token(trim(authorization.substr(7)), token)) {
-      return refuse(http::status::forbidden, "The bearer token of this request is not this server's.");
+      return {
+          refuse(http::status::forbidden,
+                 "The bearer token of this request is not this server's; send the one that spindle serve or spindle "
+                 "tensorboard printed."),
+          {}};
     }
-    return std::nullopt;
+    return {};
   }
-  const auto cookie = cookie_value(head, token_cookie_name);
-  if (!cookie) {
-    return refuse(http::status::unauthorized,
-                  "This server needs its access token: open the URL that spindle tensorboard or spindle serve printed, "
-                  "with its ?token=.");
+  if (policy.kerberos && istarts_with(authorization, "negotiate ")) {
+    return kerberos_login(trim(authorization.substr(10)), policy);
   }
-  if (!same_token(*cookie, token)) {
-    return refuse(http::status::forbidden,
-                  "The access token this browser holds is not this server's; open the URL that spindle tensorboard or "
-                  "spindle serve printed.");
+  if (const auto cookie = cookie_value(head, token_cookie_name); !token.empty() && cookie) {
+    if (!same_token(*cookie, token)) {
+      return {refuse(http::status::forbidden,
+                     "The access token this browser holds is not this server's; open the URL that spindle "
+                     "tensorboard or spindle serve printed."),
+              {}};
+    }
+    return {};
   }
-  return std::nullopt;
+  if (policy.kerberos) {
+    // An expired or foreign login cookie asks for a new login, which a browser with a ticket does unseen.
+    const auto login = cookie_value(head, login_cookie_name);
+    if (login && verified_login(*login, policy.kerberos->cookie_secret, std::chrono::system_clock::now())) return {};
+  }
+  return refuse_without_credentials(policy);
 }
 
 std::optional<Answer> check_framing(const http::request_header<>& head, const ScreenPolicy& policy) {
@@ -204,11 +264,14 @@ Verdict screen_request(const http::request_header<>& head, const ScreenPolicy& p
   }
   if (auto refused = check_framing(head, policy)) return *refused;
   if (auto refused = check_host(head, policy)) return *refused;
-  if (!policy.access_token.empty()) {
-    if (auto refused = check_token(head, policy)) return *refused;
+  std::string set_cookie;
+  if (!policy.access_token.empty() || policy.kerberos) {
+    auto admission = admit(head, policy);
+    if (admission.refusal) return *admission.refusal;
+    set_cookie = std::move(admission.set_cookie);
   }
   auto route = route_request_target(target);
-  if (!route && policy.has_site && !target.starts_with("/tb/")) return ToSite{};
+  if (!route && policy.has_site && !target.starts_with("/tb/")) return ToSite{std::move(set_cookie)};
   if (!route) {
     return refuse(http::status::not_found,
                   "This proxy serves only /tb/<application id>/, the TensorBoard of each of your jobs.");
@@ -220,7 +283,7 @@ Verdict screen_request(const http::request_header<>& head, const ScreenPolicy& p
     answer.location = "/tb/" + route->application_id + "/" + std::string(after_id);
     return answer;
   }
-  return Forward{std::move(*route)};
+  return Forward{std::move(*route), std::move(set_cookie)};
 }
 
 namespace {
@@ -287,8 +350,9 @@ http::request_header<> upstream_request_head(const http::request_header<>& clien
   for (const auto& field : client_head) {
     if (field.name() != http::field::cookie || hop_by_hop.contains(field)) continue;
     for (const auto pair : split_list(view(field.value()), ';')) {
-      // Any pair that mentions the token's cookie goes, however malformed.
+      // Any pair that mentions the token's or the login's cookie goes, however malformed.
       if (pair.find(token_cookie_name) != std::string_view::npos) continue;
+      if (pair.find(login_cookie_name) != std::string_view::npos) continue;
       cookies += cookies.empty() ? "" : "; ";
       cookies += pair;
     }

@@ -1,8 +1,11 @@
 // Any bytes as a request to the TensorBoard proxy: parsed as the proxy
 // parses them, screened, and when forwarded, the head sent upstream must
 // carry no hop-by-hop field, exactly one framing, the proxy's Host and
-// never the token, and must parse back to the same request. The same bytes
-// as an upstream response must give a head without hop-by-hop fields.
+// never the token nor the login cookie, and must parse back to the same
+// request; with Kerberos logins, only the served user's Negotiate token or
+// a cookie signed with the server's secret lets a request in without the
+// token. The same bytes as an upstream response must give a head without
+// hop-by-hop fields.
 
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/http.hpp>
@@ -11,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -64,6 +68,24 @@ bool parse_head(Parser& parser, std::string_view bytes, std::size_t& used) {
   return parser.is_header_done();
 }
 
+constexpr std::string_view served_user_token = "Y2Fyb2w=";
+constexpr std::string_view cookie_secret = "fuzz secret";
+
+// The token, the served user's Negotiate token, or a login cookie (which
+// only the secret can sign: the fuzzer finds the seed's, not new ones).
+bool carries_credentials(const http::request_header<>& head, const spindle::tbproxy::ScreenPolicy& policy) {
+  if (policy.access_token.empty() && !policy.kerberos) return true;
+  for (const auto& field : head) {
+    const auto value = view(field.value());
+    if (field.name() == http::field::authorization || field.name() == http::field::cookie) {
+      if (!policy.access_token.empty() && value.find(policy.access_token) != std::string_view::npos) return true;
+      if (policy.kerberos && value.find(served_user_token) != std::string_view::npos) return true;
+      if (policy.kerberos && value.find(spindle::tbproxy::login_cookie_name) != std::string_view::npos) return true;
+    }
+  }
+  return !policy.access_token.empty() && view(head.target()).find(policy.access_token) != std::string_view::npos;
+}
+
 void check_request(std::string_view bytes, const spindle::tbproxy::ScreenPolicy& policy) {
   http::request_parser<http::buffer_body> parser;
   parser.header_limit(16 * 1024);
@@ -78,19 +100,13 @@ void check_request(std::string_view bytes, const spindle::tbproxy::ScreenPolicy&
     return;
   }
   if (std::holds_alternative<spindle::tbproxy::ToSite>(verdict)) {
-    // Only what no job's TensorBoard owns goes to the site, and only past the token.
+    // Only what no job's TensorBoard owns goes to the site, and only past the token or a login.
     require(policy.has_site);
     require(!view(head.target()).starts_with("/tb/"));
-    if (!policy.access_token.empty()) {
-      bool carried = false;
-      for (const auto& field : head) {
-        if (field.name() != http::field::authorization && field.name() != http::field::cookie) continue;
-        carried |= view(field.value()).find(policy.access_token) != std::string_view::npos;
-      }
-      require(carried);
-    }
+    require(carries_credentials(head, policy));
     return;
   }
+  require(carries_credentials(head, policy));
   const auto& route = std::get<Forward>(verdict).route;
   require(head.method() == http::verb::get || head.method() == http::verb::head || head.method() == http::verb::post);
   require(view(head.target()).starts_with("/tb/" + route.application_id));
@@ -106,6 +122,7 @@ void check_request(std::string_view bytes, const spindle::tbproxy::ScreenPolicy&
   require(upstream.count(http::field::content_length) + upstream.count(http::field::transfer_encoding) <= 1);
   require(view(upstream.target()) == route.upstream_target);
   require(view(upstream[http::field::cookie]).find(spindle::tbproxy::token_cookie_name) == std::string_view::npos);
+  require(view(upstream[http::field::cookie]).find(spindle::tbproxy::login_cookie_name) == std::string_view::npos);
 
   // What TensorBoard receives must read back as the same request.
   const auto text = spindle::tbproxy::serialize_head(upstream);
@@ -173,6 +190,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     policy.loopback_hosts_only = false;
   }
   policy.has_site = (data[0] & 2) != 0;
+  if (data[0] & 4) {
+    static const auto logins = [] {
+      auto made = std::make_shared<spindle::tbproxy::KerberosLogins>();
+      made->served_user = "carol";
+      made->cookie_secret = std::string(cookie_secret);
+      made->accept = [](std::string_view token) -> spindle::Result<spindle::tbproxy::KerberosUser> {
+        if (token == served_user_token) return spindle::tbproxy::KerberosUser{"carol@EXAMPLE.COM", "carol", std::chrono::seconds(3600)};
+        if (token == "ZGF2ZQ==") return spindle::tbproxy::KerberosUser{"dave@EXAMPLE.COM", "dave", std::chrono::seconds(3600)};
+        return spindle::make_error("the token is not one of the fuzzer's");
+      };
+      return std::shared_ptr<const spindle::tbproxy::KerberosLogins>(std::move(made));
+    }();
+    policy.kerberos = logins;
+    policy.loopback_hosts_only = false;
+  }
   policy.max_body_bytes = 64 * 1024;
   const std::string_view bytes(reinterpret_cast<const char*>(data + 1), size - 1);
   check_request(bytes, policy);

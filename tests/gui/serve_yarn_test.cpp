@@ -106,7 +106,8 @@ class ServeYarnTest : public QObject {
     HadoopSetup wrong;
     wrong.server = address_.section(QStringLiteral("token="), 0, 0) + QStringLiteral("token=") + QString(64, 'a');
     const auto outcome = ClusterInfoLoader::fetch(wrong);
-    QVERIFY2(outcome.error.contains(QLatin1String("refused the token")), qPrintable(outcome.error));
+    QVERIFY2(outcome.error.contains(QLatin1String("bearer token of this request is not this server's")),
+             qPrintable(outcome.error));
     HadoopSetup nothingThere;
     nothingThere.server = QStringLiteral("http://127.0.0.1:1/?token=x");
     const auto unreachable = ClusterInfoLoader::fetch(nothingThere);

@@ -24,13 +24,14 @@ Result<DashboardAddress> parse_dashboard_address(std::string_view printed, std::
     address.token = text.substr(query + 6, text.find_first_of("&#", query) - query - 6);
   }
   if (!token.empty()) address.token = std::string(token);
-  if (address.token.empty()) {
-    return make_error("the address has no token; paste the whole line spindle serve printed, with its ?token=");
-  }
   return address;
 }
 
+DashboardClient::DashboardClient(DashboardAddress address)
+    : address_(std::move(address)), login_cookies_(std::make_shared<yarn::http::AuthCookies>()) {}
+
 std::string DashboardClient::browser_url(std::string_view path) const {
+  if (address_.token.empty()) return address_.url + std::string(path);
   return address_.url + std::string(path) + "?token=" + address_.token;
 }
 
@@ -40,7 +41,13 @@ Result<std::string> DashboardClient::call(std::string_view method, std::string_v
   yarn::http::Request request;
   request.method = std::string(method);
   request.url = address_.url + "/api/v1/" + std::string(path);
-  request.headers.emplace_back("Authorization", "Bearer " + address_.token);
+  const bool kerberos = address_.token.empty();
+  if (kerberos) {
+    request.negotiate = true;
+    request.cookies = static_cast<yarn::http::AuthCookies*>(login_cookies_.get());
+  } else {
+    request.headers.emplace_back("Authorization", "Bearer " + address_.token);
+  }
   request.headers.emplace_back("Accept", "application/json");
   if (method == "POST") {
     request.headers.emplace_back("X-Spindle-Request", "1");
@@ -52,6 +59,10 @@ Result<std::string> DashboardClient::call(std::string_view method, std::string_v
   yarn::WebTrust trust{address_.certificate_pem, "the Spindle server's certificate in the app's settings"};
   if (!address_.certificate_pem.empty()) request.trust = &trust;
   auto response = yarn::http::perform(request);
+  if (!response && response.error().kind == Error::Kind::authentication) {
+    return make_error("the Spindle server at " + address_.url + " asks for a Kerberos login, and " +
+                      response.error().message + "; or give its address with the token spindle serve printed");
+  }
   if (!response) {
     return make_error("cannot reach the Spindle server at " + address_.url + ": " + response.error().message +
                       "; check that spindle serve runs there and that the SSH tunnel to it is open");
@@ -62,8 +73,10 @@ Result<std::string> DashboardClient::call(std::string_view method, std::string_v
   // The server's screen refuses a missing or wrong token with a page of its own, not JSON.
   const bool bare = sentence.empty();
   if (bare) sentence = "the Spindle server at " + address_.url + " answered HTTP " + std::to_string(response->status);
-  if (response->status == 401 || (response->status == 403 && bare)) {
-    sentence += "; it refused the token: paste the address spindle serve printed again, with its ?token=";
+  if (bare && (response->status == 401 || response->status == 403)) {
+    sentence += kerberos ? "; it refused the Kerberos login: run kinit as the user the server acts for, or give its "
+                           "address with the token spindle serve printed"
+                         : "; it refused the token: paste the address spindle serve printed again, with its ?token=";
   }
   return make_error(sentence);
 }

@@ -47,6 +47,7 @@ Result<std::unique_ptr<Dashboard>> Dashboard::start(DashboardOptions options, st
   proxy.access_token = options.access_token;
   proxy.tls_certificate_pem = std::move(options.tls_certificate_pem);
   proxy.tls_key_pem = std::move(options.tls_key_pem);
+  proxy.kerberos = std::move(options.kerberos);
   proxy.threads = 2;
   proxy.max_request_body_bytes = 1024 * 1024;
   proxy.site = site;

@@ -33,11 +33,16 @@ TEST(DashboardAddressTest, TakesTheLineTheServerPrinted) {
   EXPECT_EQ(address->token, "t0k");
 }
 
+TEST(DashboardAddressTest, WithoutATokenTheClientSignsInWithKerberos) {
+  auto address = parse_dashboard_address("https://gateway.example.com:8443/");
+  ASSERT_TRUE(address) << address.error().message;
+  EXPECT_EQ(address->token, "");
+  const DashboardClient client(*address);
+  EXPECT_EQ(client.browser_url("/tb/application_1_0001/"), "https://gateway.example.com:8443/tb/application_1_0001/");
+}
+
 TEST(DashboardAddressTest, SaysWhatIsMissing) {
-  auto address = parse_dashboard_address("http://127.0.0.1:41234/");
-  ASSERT_FALSE(address);
-  EXPECT_NE(address.error().message.find("has no token"), std::string::npos);
-  address = parse_dashboard_address("127.0.0.1:41234/?token=x");
+  auto address = parse_dashboard_address("127.0.0.1:41234/?token=x");
   ASSERT_FALSE(address);
   EXPECT_NE(address.error().message.find("starts with http:// or https://"), std::string::npos);
   address = parse_dashboard_address("ftp://x/?token=y");

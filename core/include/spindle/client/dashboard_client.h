@@ -6,6 +6,7 @@
 // request of the server's API, version 1 (see the README).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,13 +21,14 @@
 namespace spindle::client {
 
 struct DashboardAddress {
-  std::string url;  // scheme://host:port, without a path
-  std::string token;
+  std::string url;              // scheme://host:port, without a path
+  std::string token;            // empty: sign in with the Kerberos ticket (spindle serve --keytab)
   std::string certificate_pem;  // the one certificate trusted for https; empty: the system's CAs
 };
 
 // The address spindle serve printed ("http://127.0.0.1:PORT/?token=..."),
-// or one without the token when `token` is given apart.
+// or one without the token when `token` is given apart; without any, the
+// client signs in with the Kerberos ticket of its user.
 Result<DashboardAddress> parse_dashboard_address(std::string_view printed, std::string_view token = {});
 
 // A job as the server sees it now.
@@ -52,11 +54,12 @@ struct RemotePoints {
 
 class DashboardClient {
  public:
-  explicit DashboardClient(DashboardAddress address) : address_(std::move(address)) {}
+  explicit DashboardClient(DashboardAddress address);
 
   const DashboardAddress& address() const { return address_; }
   // A page of the server for a browser: the token rides along once, as
-  // ?token=, and the server trades it for a cookie.
+  // ?token=, and the server trades it for a cookie (without a token, the
+  // browser must sign in with Kerberos itself).
   std::string browser_url(std::string_view path) const;
 
   Result<std::string> user() const;
@@ -81,6 +84,9 @@ class DashboardClient {
 
  private:
   DashboardAddress address_;
+  // The signed cookie a Kerberos login left, shared by copies of the client
+  // so that one login serves them all.
+  std::shared_ptr<void> login_cookies_;
 };
 
 }  // namespace spindle::client

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "spindle/core/result.h"
+#include "spindle/tbproxy/kerberos_logins.h"
 #include "spindle/tbproxy/local_site.h"
 #include "spindle/tbproxy/upstream.h"
 
@@ -32,6 +33,8 @@ struct ProxyOptions {
   // How long one answer of the resolver is used before asking again.
   std::chrono::milliseconds lookup_ttl{3'000};
   std::size_t idle_connections_per_upstream = 16;
+  // Kerberos logins beside the token (see kerberos_logins.h); null: none.
+  std::shared_ptr<const KerberosLogins> kerberos;
   // Serves what is not under /tb/ (with the same token); none: 404.
   std::shared_ptr<LocalSite> site;
 };

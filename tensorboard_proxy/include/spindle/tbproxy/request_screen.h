@@ -3,10 +3,12 @@
 #include <boost/beast/http/message.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
 
+#include "spindle/tbproxy/kerberos_logins.h"
 #include "spindle/tbproxy/route.h"
 
 namespace spindle::tbproxy {
@@ -24,7 +26,9 @@ struct ScreenPolicy {
   // Targets outside /tb/ go to the local site (see local_site.h) instead of
   // being answered 404.
   bool has_site = false;
-  // The token's cookie is only ever sent back over TLS.
+  // Kerberos logins beside the token (see kerberos_logins.h); null: none.
+  std::shared_ptr<const KerberosLogins> kerberos;
+  // The token's and the login's cookies are only ever sent back over TLS.
   bool secure_cookie = false;
   std::uint64_t max_body_bytes = 8 * 1024 * 1024;
 };
@@ -32,10 +36,13 @@ struct ScreenPolicy {
 // The proxy forwards the request along this route.
 struct Forward {
   ProxyRoute route;
+  std::string set_cookie;  // a Kerberos login's cookie, for the response
 };
 
 // The local site answers the request.
-struct ToSite {};
+struct ToSite {
+  std::string set_cookie;
+};
 
 // The proxy answers the request itself.
 struct Answer {
@@ -44,13 +51,15 @@ struct Answer {
   std::string location;    // for redirects
   std::string set_cookie;  // for the redirect that takes the token
   std::string allow;       // for 405
+  bool negotiate = false;  // a 401 that asks for a Kerberos login
 };
 
 using Verdict = std::variant<Forward, Answer, ToSite>;
 
 // Decides from the head alone: the method, the target, framing, Host, the
-// token and the body's declared size. Programs (not browsers) may give the
-// token as "Authorization: Bearer <token>" instead of the cookie.
+// token or Kerberos login, and the body's declared size. Programs (not
+// browsers) may give the token as "Authorization: Bearer <token>" instead of
+// the cookie.
 Verdict screen_request(const http::request_header<>& head, const ScreenPolicy& policy);
 
 // The name of the cookie that carries the access token.

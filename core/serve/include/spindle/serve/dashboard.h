@@ -7,6 +7,7 @@
 
 #include "spindle/core/result.h"
 #include "spindle/serve/cluster_access.h"
+#include "spindle/tbproxy/kerberos_logins.h"
 
 namespace spindle::serve {
 
@@ -20,6 +21,9 @@ struct DashboardOptions {
   // address other machines reach; on loopback, optional.
   std::string tls_certificate_pem;
   std::string tls_key_pem;
+  // Kerberos logins (SPNEGO) beside the token, for the user the server acts
+  // for alone; null: the token only.
+  std::shared_ptr<const tbproxy::KerberosLogins> kerberos;
   // How often the views that browsers follow are read again.
   std::chrono::milliseconds refresh_interval{500};
   // The longest a long poll of /api/v1/updates is held.

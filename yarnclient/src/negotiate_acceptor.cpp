@@ -1,0 +1,147 @@
+#include "spindle/yarn/negotiate_acceptor.h"
+
+#include <gssapi/gssapi.h>
+#include <gssapi/gssapi_ext.h>
+#include <gssapi/gssapi_krb5.h>
+#include <krb5/krb5.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <mutex>
+
+#include "ipc/gss_handles.h"
+#include "spindle/yarn/token_service.h"
+
+namespace spindle::yarn {
+namespace {
+
+using ipc::GssBuffer;
+using ipc::GssContext;
+using ipc::GssCredential;
+using ipc::GssName;
+
+std::string gss_messages(OM_uint32 status, int type) {
+  std::string text;
+  OM_uint32 context = 0;
+  do {
+    OM_uint32 minor = 0;
+    GssBuffer part;
+    if (GSS_ERROR(gss_display_status(&minor, status, type, GSS_C_NO_OID, &context, part.get()))) break;
+    if (!text.empty()) text += "; ";
+    text += part.text();
+  } while (context != 0);
+  return text;
+}
+
+// The mechanism's own words first: "Request is a replay", "Clock skew too great".
+std::string gss_reason(OM_uint32 major, OM_uint32 minor) {
+  auto mechanism = minor != 0 ? gss_messages(minor, GSS_C_MECH_CODE) : std::string();
+  auto general = gss_messages(major, GSS_C_GSS_CODE);
+  if (mechanism.empty()) return general;
+  return mechanism + " (" + general + ")";
+}
+
+std::optional<std::string> decode_base64(std::string_view text) {
+  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
+  std::string out(text.size() / 4 * 3, '\0');
+  const int written =
+      EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(text.data()),
+                      static_cast<int>(text.size()));
+  if (written < 0) return std::nullopt;
+  const std::size_t padding = (text.back() == '=') + (text[text.size() - 2] == '=');
+  out.resize(static_cast<std::size_t>(written) - padding);
+  return out;
+}
+
+std::string default_realm() {
+  krb5_context context = nullptr;
+  if (krb5_init_context(&context) != 0) return {};
+  char* realm = nullptr;
+  std::string text;
+  if (krb5_get_default_realm(context, &realm) == 0) {
+    text = realm;
+    krb5_free_default_realm(context, realm);
+  }
+  krb5_free_context(context);
+  return text;
+}
+
+class KeytabAcceptor final : public NegotiateAcceptor {
+ public:
+  KeytabAcceptor(std::string keytab, std::string realm) : keytab_(std::move(keytab)), realm_(std::move(realm)) {}
+
+  Result<void> acquire(const std::string& principal) {
+    if (::access(keytab_.c_str(), R_OK) != 0) {
+      return make_error("the keytab " + keytab_ + " cannot be read; give the keytab of the server's HTTP principal");
+    }
+    OM_uint32 minor = 0;
+    GssName name;
+    if (!principal.empty()) {
+      auto text = ipc::input_buffer(principal);
+      if (GSS_ERROR(gss_import_name(&minor, &text, GSS_KRB5_NT_PRINCIPAL_NAME, name.out()))) {
+        return make_error("\"" + principal + "\" is not a Kerberos principal; give one such as HTTP/" +
+                          "gateway.example.com@EXAMPLE.COM");
+      }
+    }
+    gss_key_value_element_desc element{"keytab", keytab_.c_str()};
+    gss_key_value_set_desc store{1, &element};
+    const auto major = gss_acquire_cred_from(&minor, name.get(), GSS_C_INDEFINITE, GSS_C_NO_OID_SET, GSS_C_ACCEPT,
+                                             &store, credential_.out(), nullptr, nullptr);
+    if (GSS_ERROR(major)) {
+      return make_error("the keytab " + keytab_ + " holds no key to accept logins" +
+                        (principal.empty() ? std::string() : " as " + principal) + ": " + gss_reason(major, minor));
+    }
+    return {};
+  }
+
+  Result<NegotiateLogin> accept(std::string_view base64_token) const override {
+    const auto token = decode_base64(base64_token);
+    if (!token) return make_error("its Negotiate token is not base64");
+    OM_uint32 minor = 0;
+    GssContext context;
+    GssName client;
+    GssBuffer reply;
+    OM_uint32 seconds_left = 0;
+    auto input = ipc::input_buffer(*token);
+    OM_uint32 major = 0;
+    {
+      // One credential handle serves every login; GSS-API does not promise it may be shared unguarded.
+      std::lock_guard lock(mutex_);
+      major = gss_accept_sec_context(&minor, context.in_out(), credential_.get(), &input, GSS_C_NO_CHANNEL_BINDINGS,
+                                     client.out(), nullptr, reply.get(), nullptr, &seconds_left, nullptr);
+    }
+    if (major == GSS_S_CONTINUE_NEEDED) {
+      return make_error("it was not Kerberos (NTLM, perhaps); sign in with a Kerberos ticket from kinit");
+    }
+    if (GSS_ERROR(major)) return make_error(gss_reason(major, minor));
+    GssBuffer displayed;
+    if (GSS_ERROR(gss_display_name(&minor, client.get(), displayed.get(), nullptr))) {
+      return make_error("the client's principal cannot be read");
+    }
+    NegotiateLogin login;
+    login.principal = displayed.text();
+    const auto at = login.principal.rfind('@');
+    if (at != std::string::npos && login.principal.substr(at + 1) == realm_) {
+      login.short_name = kerberos_short_name(login.principal);
+    }
+    login.lifetime = seconds_left == GSS_C_INDEFINITE ? std::chrono::seconds(0) : std::chrono::seconds(seconds_left);
+    return login;
+  }
+
+ private:
+  std::string keytab_;
+  std::string realm_;
+  GssCredential credential_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<NegotiateAcceptor>> NegotiateAcceptor::open(const std::string& keytab,
+                                                                   const std::string& principal) {
+  auto acceptor = std::make_shared<KeytabAcceptor>(keytab, default_realm());
+  if (auto acquired = acceptor->acquire(principal); !acquired) return acquired.error();
+  return std::shared_ptr<NegotiateAcceptor>(std::move(acceptor));
+}
+
+}  // namespace spindle::yarn
