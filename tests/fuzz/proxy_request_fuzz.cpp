@@ -196,8 +196,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       made->served_user = "carol";
       made->cookie_secret = std::string(cookie_secret);
       made->accept = [](std::string_view token) -> spindle::Result<spindle::tbproxy::KerberosUser> {
-        if (token == served_user_token) return spindle::tbproxy::KerberosUser{"carol@EXAMPLE.COM", "carol", std::chrono::seconds(3600)};
-        if (token == "ZGF2ZQ==") return spindle::tbproxy::KerberosUser{"dave@EXAMPLE.COM", "dave", std::chrono::seconds(3600)};
+        if (token == served_user_token)
+          return spindle::tbproxy::KerberosUser{"carol@EXAMPLE.COM", "carol", std::chrono::seconds(3600)};
+        if (token == "ZGF2ZQ==")
+          return spindle::tbproxy::KerberosUser{"dave@EXAMPLE.COM", "dave", std::chrono::seconds(3600)};
         return spindle::make_error("the token is not one of the fuzzer's");
       };
       return std::shared_ptr<const spindle::tbproxy::KerberosLogins>(std::move(made));

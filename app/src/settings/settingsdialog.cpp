@@ -96,8 +96,9 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   throughServer_->setChecked(saved.throughServer());
   serverAddress_ = new QLineEdit(saved.server);
   serverAddress_->setPlaceholderText(tr("the address spindle serve printed, with its ?token="));
-  serverAddress_->setToolTip(tr("Without a token the app signs in with your Kerberos ticket, when the server takes "
-                                "Kerberos logins (spindle serve --keytab)."));
+  serverAddress_->setToolTip(
+      tr("Without a token the app signs in with your Kerberos ticket, when the server takes "
+         "Kerberos logins (spindle serve --keytab)."));
   serverAddress_->setClearButtonEnabled(true);
   serverAddress_->setEchoMode(QLineEdit::PasswordEchoOnEdit);  // it holds the token
   serverCertificate_ = new QLineEdit(saved.serverCertificate);
