@@ -6,6 +6,8 @@
 #include <array>
 #include <charconv>
 
+#include "spindle/core/base64.h"
+
 namespace spindle::tbproxy {
 namespace {
 
@@ -23,27 +25,6 @@ std::string signature(std::string_view payload, std::string_view secret) {
   return hex;
 }
 
-std::string encode(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3), '\0');
-  const int written =
-      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                      reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-  out.resize(static_cast<std::size_t>(written));
-  return out;
-}
-
-std::optional<std::string> decode(std::string_view text) {
-  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
-  std::string out(text.size() / 4 * 3, '\0');
-  const int written =
-      EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(text.data()),
-                      static_cast<int>(text.size()));
-  if (written < 0) return std::nullopt;
-  const std::size_t padding = (text.back() == '=') + (text[text.size() - 2] == '=');
-  out.resize(static_cast<std::size_t>(written) - padding);
-  return out;
-}
-
 // Constant time, so the answer's timing says nothing about the signature.
 bool same_text(std::string_view given, std::string_view expected) {
   if (given.size() != expected.size()) return false;
@@ -57,7 +38,7 @@ bool same_text(std::string_view given, std::string_view expected) {
 std::string make_login_cookie(std::string_view principal, std::chrono::system_clock::time_point expires,
                               std::string_view secret) {
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(expires.time_since_epoch()).count();
-  const auto payload = encode(std::string(principal) + "\n" + std::to_string(seconds));
+  const auto payload = base64_encode(std::string(principal) + "\n" + std::to_string(seconds));
   return payload + "." + signature(payload, secret);
 }
 
@@ -67,7 +48,7 @@ std::optional<std::string> verified_login(std::string_view cookie, std::string_v
   if (dot == std::string_view::npos) return std::nullopt;
   const auto payload = cookie.substr(0, dot);
   if (!same_text(cookie.substr(dot + 1), signature(payload, secret))) return std::nullopt;
-  const auto text = decode(payload);
+  const auto text = base64_decode(payload);
   if (!text) return std::nullopt;
   const auto newline = text->rfind('\n');
   if (newline == std::string::npos) return std::nullopt;

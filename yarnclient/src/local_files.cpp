@@ -1,7 +1,6 @@
-#include <openssl/evp.h>
-
 #include <nlohmann/json.hpp>
 
+#include "spindle/core/base64.h"
 #include "spindle/yarn/application_types.h"
 
 namespace spindle::yarn {
@@ -16,25 +15,13 @@ std::string encode_local_files(const std::vector<LocalFile>& files) {
                     {"archive", file.archive},
                     {"private", file.kept_for_user}});
   }
-  const auto json = list.dump();
-  std::string encoded(4 * ((json.size() + 2) / 3) + 1, '\0');
-  const int length =
-      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(encoded.data()),
-                      reinterpret_cast<const unsigned char*>(json.data()), static_cast<int>(json.size()));
-  encoded.resize(static_cast<std::size_t>(length));
-  return encoded;
+  return base64_encode(list.dump());
 }
 
 Result<std::vector<LocalFile>> decode_local_files(std::string_view encoded) {
-  std::string json(3 * (encoded.size() / 4) + 3, '\0');
-  const int length =
-      EVP_DecodeBlock(reinterpret_cast<unsigned char*>(json.data()),
-                      reinterpret_cast<const unsigned char*>(encoded.data()), static_cast<int>(encoded.size()));
-  if (length < 0 || encoded.size() % 4 != 0) return make_error("the list of staged files is not base64");
-  json.resize(static_cast<std::size_t>(length));
-  // EVP_DecodeBlock keeps the zero bytes the padding stands for.
-  while (!json.empty() && json.back() == '\0') json.pop_back();
-  const auto parsed = nlohmann::json::parse(json, nullptr, false);
+  const auto json = base64_decode(encoded);
+  if (!json) return make_error("the list of staged files is not base64");
+  const auto parsed = nlohmann::json::parse(*json, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_array()) return make_error("the list of staged files is not a JSON array");
   std::vector<LocalFile> files;
   for (const auto& item : parsed) {

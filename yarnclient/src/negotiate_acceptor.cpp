@@ -4,12 +4,12 @@
 #include <gssapi/gssapi_ext.h>
 #include <gssapi/gssapi_krb5.h>
 #include <krb5/krb5.h>
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <mutex>
 
 #include "ipc/gss_handles.h"
+#include "spindle/core/base64.h"
 #include "spindle/yarn/token_service.h"
 
 namespace spindle::yarn {
@@ -39,18 +39,6 @@ std::string gss_reason(OM_uint32 major, OM_uint32 minor) {
   auto general = gss_messages(major, GSS_C_GSS_CODE);
   if (mechanism.empty()) return general;
   return mechanism + " (" + general + ")";
-}
-
-std::optional<std::string> decode_base64(std::string_view text) {
-  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
-  std::string out(text.size() / 4 * 3, '\0');
-  const int written =
-      EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(text.data()),
-                      static_cast<int>(text.size()));
-  if (written < 0) return std::nullopt;
-  const std::size_t padding = (text.back() == '=') + (text[text.size() - 2] == '=');
-  out.resize(static_cast<std::size_t>(written) - padding);
-  return out;
 }
 
 std::string default_realm() {
@@ -95,7 +83,7 @@ class KeytabAcceptor final : public NegotiateAcceptor {
   }
 
   Result<NegotiateLogin> accept(std::string_view base64_token) const override {
-    const auto token = decode_base64(base64_token);
+    const auto token = base64_decode(base64_token);
     if (!token) return make_error("its Negotiate token is not base64");
     OM_uint32 minor = 0;
     GssContext context;

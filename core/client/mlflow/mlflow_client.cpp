@@ -1,7 +1,5 @@
 #include "spindle/client/mlflow_client.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +8,7 @@
 
 #include "client/mlflow/mlflow_answers.h"
 #include "http/http_client.h"
+#include "spindle/core/base64.h"
 
 namespace spindle::client {
 namespace {
@@ -19,15 +18,6 @@ using json = nlohmann::json;
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value ? value : "";
-}
-
-std::string base64(const std::string& text) {
-  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
-  const int written =
-      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(text.data()),
-                      static_cast<int>(text.size()));
-  out.resize(static_cast<std::size_t>(std::max(written, 0)));
-  return out;
 }
 
 json pairs_json(const MlflowPairs& pairs) {
@@ -50,7 +40,7 @@ MlflowClient::MlflowClient(std::string tracking_uri)
   if (auto token = environment("MLFLOW_TRACKING_TOKEN"); !token.empty()) {
     connection_->authorization = "Bearer " + token;
   } else if (auto user = environment("MLFLOW_TRACKING_USERNAME"); !user.empty()) {
-    connection_->authorization = "Basic " + base64(user + ":" + environment("MLFLOW_TRACKING_PASSWORD"));
+    connection_->authorization = "Basic " + base64_encode(user + ":" + environment("MLFLOW_TRACKING_PASSWORD"));
   }
   if (auto bundle = environment("MLFLOW_TRACKING_SERVER_CERT_PATH"); !bundle.empty()) {
     std::ifstream in(bundle, std::ios::binary);

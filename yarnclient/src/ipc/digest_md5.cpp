@@ -7,6 +7,8 @@
 #include <array>
 #include <charconv>
 
+#include "spindle/core/base64.h"
+
 namespace spindle::yarn::ipc {
 namespace {
 
@@ -98,12 +100,7 @@ std::string md5_hex(std::string_view data) {
 }
 
 std::string base64(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3), '\0');
-  const int written =
-      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                      reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-  out.resize(static_cast<std::size_t>(written));
-  return out;
+  return base64_encode(bytes);
 }
 
 std::string random_cnonce() {
