@@ -7,6 +7,7 @@
 // the jobs list; and a wrong token said to be one.
 
 #include <QAction>
+#include <QDir>
 #include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
@@ -30,6 +31,7 @@
 #include "screenshot.h"
 #include "settings/settingsdialog.h"
 #include "spindle/core/spec_parser.h"
+#include "spindle/core/spec_writer.h"
 #include "submit/submitcontroller.h"
 #include "theme.h"
 
@@ -49,7 +51,14 @@ class ServeYarnTest : public QObject {
     environment.insert(QStringLiteral("SPINDLE_STATE_DIR"), directory_.filePath(QStringLiteral("server-state")));
     environment.insert(QStringLiteral("SPINDLE_DATA_DIR"), directory_.filePath(QStringLiteral("server-data")));
     server_.setProcessEnvironment(environment);
-    server_.start(QStringLiteral(SPINDLE_CLI_PATH), {QStringLiteral("serve")});
+    // The laptop's own directory is empty where the server runs (a mount namespace of its own with an empty
+    // file system over it), as on another machine: what the app submits from there must travel with the submit.
+    QVERIFY(QDir().mkpath(laptopDirectory()));
+    server_.start(
+        QStringLiteral("unshare"),
+        {QStringLiteral("--mount"), QStringLiteral("--propagation"), QStringLiteral("private"), QStringLiteral("sh"),
+         QStringLiteral("-c"), QStringLiteral("mount -t tmpfs spindle-laptop \"$0\" && exec \"$1\" serve"),
+         laptopDirectory(), QStringLiteral(SPINDLE_CLI_PATH)});
     QVERIFY(server_.waitForStarted(10000));
     QVERIFY(QTest::qWaitFor([this] { return server_.canReadLine(); }, 30000));
     address_ = QString::fromUtf8(server_.readLine()).trimmed();
@@ -57,6 +66,18 @@ class ServeYarnTest : public QObject {
     qunsetenv("HADOOP_CONF_DIR");
     qunsetenv("HADOOP_HOME");
     setup_.server = address_;
+  }
+
+  QString laptopDirectory() const { return directory_.filePath(QStringLiteral("laptop")); }
+
+  // Whether the server's process sees `path` (nsenter into its mount namespace).
+  bool serverSees(const QString& path) const {
+    QProcess look;
+    look.start(QStringLiteral("nsenter"),
+               {QStringLiteral("--target"), QString::number(server_.processId()), QStringLiteral("--mount"),
+                QStringLiteral("test"), QStringLiteral("-e"), path});
+    look.waitForFinished(30000);
+    return look.exitStatus() == QProcess::NormalExit && look.exitCode() == 0;
   }
 
   void cleanupTestCase() {
@@ -149,11 +170,41 @@ class ServeYarnTest : public QObject {
     QCOMPARE(refusedFailed.front().at(1).toBool(), true);  // bad input, as without a server
     QVERIFY2(refusedFailed.front().at(0).toString().contains(QLatin1String("no-such-queue")),
              qPrintable(refusedFailed.front().at(0).toString()));
+
+    // A local file missing here is said so before anything is sent.
+    JobSpec missing = *spec;
+    missing.files.push_back({"data.csv", QDir(laptopDirectory()).filePath(QStringLiteral("data.csv")).toStdString()});
+    QSignalSpy missingFailed(&controller, &SubmitController::failed);
+    QSignalSpy missingIdle(&controller, &SubmitController::idle);
+    QVERIFY(controller.submit(missing, setup_));
+    QVERIFY(missingIdle.wait(60000));
+    QCOMPARE(missingFailed.count(), 1);
+    QCOMPARE(missingFailed.front().at(1).toBool(), true);
+    QVERIFY2(missingFailed.front().at(0).toString().contains(QLatin1String("files: data.csv: cannot read")),
+             qPrintable(missingFailed.front().at(0).toString()));
+
+    // A file the client leaves out, which the server's machine has not got either, is refused by the server.
+    const QString here = QDir(laptopDirectory()).filePath(QStringLiteral("here-only.txt"));
+    QFile hereOnly(here);
+    QVERIFY(hereOnly.open(QIODevice::WriteOnly));
+    hereOnly.write("x\n");
+    hereOnly.close();
+    JobSpec partly = *spec;
+    partly.files = {{"sent.txt", here.toStdString()}, {"kept.txt", here.toStdString()}};
+    auto server = setup_.dashboard();
+    QVERIFY(server);
+    const auto answer = server->submit(to_yaml(partly), {{"sent.txt", "x\n"}});
+    QVERIFY(!answer);
+    QVERIFY2(answer.error().message.find("files: kept.txt: " + here.toStdString() +
+                                         " was not sent with the submit and is not on the server's machine") !=
+                 std::string::npos,
+             answer.error().message.c_str());
+    QCOMPARE(answer.error().kind, client::SubmitError::Kind::bad_input);
   }
 
   void aJobSubmittedFollowedChartedAndKilledThroughTheServer() {
     const QString output = directory_.filePath(QStringLiteral("output"));
-    const QString script = directory_.filePath(QStringLiteral("scalars.py"));
+    const QString script = QDir(laptopDirectory()).filePath(QStringLiteral("scalars.py"));
     QFile program(script);
     QVERIFY(program.open(QIODevice::WriteOnly));
     program.write(QStringLiteral("import os, sys, time\n"
@@ -175,6 +226,10 @@ class ServeYarnTest : public QObject {
                              .arg(output, script);
     auto spec = parse_job_spec(yaml.toStdString(), SpecParseOptions{});
     QVERIFY2(spec, spec ? "" : format_diagnostics(spec.error()).c_str());
+    // The script is here only: the server could not stage it from its own machine.
+    QVERIFY(QFile::exists(script));
+    QVERIFY2(!serverSees(script), qPrintable(script));
+    QVERIFY(serverSees(directory_.filePath(QStringLiteral("server-state"))) || serverSees(directory_.path()));
 
     SubmitController controller;
     QSignalSpy submitted(&controller, &SubmitController::submitted);

@@ -107,9 +107,14 @@ void SubmitController::runThroughServer(const JobSpec& spec, const HadoopSetup& 
     emit failed(qs(server.error().message), false);
     return;
   }
+  // The server's machine has not got this one's files: they go along with the spec.
+  auto files = client::read_files_to_send(spec);
+  if (!files) {
+    emit failed(qs(files.error().message), true);
+    return;
+  }
   emit progress(tr("submitting through the Spindle server at %1").arg(qs(server->address().url)));
-  // The server stages the job from its own machine, so local files under files: are read there.
-  auto accepted = server->submit(to_yaml(spec));
+  auto accepted = server->submit(to_yaml(spec), *files);
   if (!accepted) {
     emit failed(qs(accepted.error().message), accepted.error().kind == client::SubmitError::Kind::bad_input);
     return;

@@ -1,7 +1,10 @@
 #include "spindle/client/dashboard_client.h"
 
+#include <nlohmann/json.hpp>
+
 #include "client/remote/dashboard_answers.h"
 #include "http/http_client.h"
+#include "spindle/core/base64.h"
 
 namespace spindle::client {
 
@@ -36,7 +39,7 @@ std::string DashboardClient::browser_url(std::string_view path) const {
 }
 
 Result<std::string> DashboardClient::call(std::string_view method, std::string_view path, const std::string& body,
-                                          long* status) const {
+                                          long* status, std::string_view content_type) const {
   if (status) *status = 0;
   yarn::http::Request request;
   request.method = std::string(method);
@@ -51,7 +54,7 @@ Result<std::string> DashboardClient::call(std::string_view method, std::string_v
   request.headers.emplace_back("Accept", "application/json");
   if (method == "POST") {
     request.headers.emplace_back("X-Spindle-Request", "1");
-    request.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
+    request.headers.emplace_back("Content-Type", std::string(content_type));
     request.body = body;
   }
   request.connect_timeout = std::chrono::seconds(10);
@@ -133,9 +136,20 @@ Result<void> DashboardClient::kill(const std::string& application_id) const {
   return {};
 }
 
-Result<std::string, SubmitError> DashboardClient::submit(const std::string& spec_yaml) const {
+Result<std::string, SubmitError> DashboardClient::submit(const std::string& spec_yaml,
+                                                         const std::vector<FileToSend>& files) const {
   long status = 0;
-  auto answer = call("POST", "submit", spec_yaml, &status);
+  Result<std::string> answer = std::string();
+  if (files.empty()) {
+    answer = call("POST", "submit", spec_yaml, &status);
+  } else {
+    nlohmann::json envelope{{"spec", spec_yaml}, {"files", nlohmann::json::array()}};
+    for (const auto& file : files) {
+      envelope["files"].push_back({{"name", file.name}, {"content", base64_encode(file.bytes)}});
+    }
+    answer = call("POST", "submit", envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), &status,
+                  "application/json");
+  }
   if (!answer) {
     return SubmitError{status == 400 ? SubmitError::Kind::bad_input : SubmitError::Kind::cluster,
                        answer.error().message};

@@ -1,6 +1,7 @@
 #include "spindle/serve/dashboard.h"
 
 #include "dashboard_site.h"
+#include "spindle/client/dashboard_client.h"
 #include "spindle/tbproxy/proxy_server.h"
 
 namespace spindle::serve {
@@ -49,7 +50,8 @@ Result<std::unique_ptr<Dashboard>> Dashboard::start(DashboardOptions options, st
   proxy.tls_key_pem = std::move(options.tls_key_pem);
   proxy.kerberos = std::move(options.kerberos);
   proxy.threads = 2;
-  proxy.max_request_body_bytes = 1024 * 1024;
+  // A submit may carry the spec's local files (see UploadedFile), base64 in JSON.
+  proxy.max_request_body_bytes = client::max_submit_upload_bytes / 3 * 4 + 1024 * 1024;
   proxy.site = site;
   auto server = tbproxy::ProxyServer::start(std::move(proxy), cluster->tensorboards());
   if (!server) {

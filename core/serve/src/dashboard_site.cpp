@@ -6,6 +6,7 @@
 
 #include "api_route.h"
 #include "spindle/tbproxy/route.h"
+#include "submit_request.h"
 
 namespace spindle::serve {
 namespace {
@@ -167,8 +168,10 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
       break;
     default: break;
   }
+  const auto type = request.fields[http::field::content_type];
   boost::asio::post(workers_,
-                    [this, call = std::move(call), body = std::move(request.body), respond = std::move(respond)]() {
+                    [this, call = std::move(call), body = std::move(request.body),
+                     content_type = std::string(type.data(), type.size()), respond = std::move(respond)]() mutable {
                       const auto& id = call.application_id;
                       ApiReply reply;
                       switch (call.endpoint) {
@@ -207,7 +210,16 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
                           break;
                         case Endpoint::cluster: reply = cluster_->cluster(); break;
                         case Endpoint::validate: reply = cluster_->validate(body); break;
-                        case Endpoint::submit: reply = cluster_->submit(body); break;
+                        case Endpoint::submit: {
+                          auto read = read_submit_request(std::move(body), content_type);
+                          if (auto* refused = std::get_if<ApiRefusal>(&read)) {
+                            reply = refusal(refused->status, refused->sentence);
+                          } else {
+                            const auto& request = std::get<SubmitRequest>(read);
+                            reply = cluster_->submit(request.spec_text, request.uploads);
+                          }
+                          break;
+                        }
                         case Endpoint::updates: break;
                       }
                       respond(json_response(reply));

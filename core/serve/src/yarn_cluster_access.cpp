@@ -23,6 +23,7 @@
 #include "spindle/serve/cluster_access.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
+#include "uploaded_files.h"
 
 namespace spindle::serve {
 
@@ -50,9 +51,12 @@ json problems_json(const Diagnostics& diagnostics) {
   return out;
 }
 
-Result<JobSpec, Diagnostics> parse_browser_spec(const std::string& text) {
+// `check_files`: off when the client sends the spec's local files, which are
+// not on this machine until they are written (see UploadedFiles).
+Result<JobSpec, Diagnostics> parse_browser_spec(const std::string& text, bool check_files = true) {
   SpecParseOptions options;
   options.source_name = "spec";
+  options.check_files = check_files;
   return parse_job_spec(text, options);
 }
 
@@ -279,12 +283,19 @@ class YarnClusterAccess final : public ClusterAccess {
     return {200, std::move(out)};
   }
 
-  ApiReply submit(const std::string& spec_text) override {
-    auto spec = parse_browser_spec(spec_text);
+  ApiReply submit(const std::string& spec_text, const std::vector<UploadedFile>& uploads) override {
+    auto spec = parse_browser_spec(spec_text, uploads.empty());
     if (!spec) {
       ApiReply reply = refusal(400, "The spec has mistakes; nothing was submitted.");
       reply.body["problems"] = problems_json(spec.error());
       return reply;
+    }
+    // Kept until the submit has staged them, then removed.
+    std::unique_ptr<UploadedFiles> uploaded;
+    if (!uploads.empty()) {
+      auto placed = UploadedFiles::place(*spec, uploads);
+      if (!placed) return refusal(placed.error().kind == Error::Kind::not_found ? 400 : 500, placed.error().message);
+      uploaded = std::move(*placed);
     }
     auto configuration = this->configuration();
     if (!configuration) return refusal(503, configuration.error().message);

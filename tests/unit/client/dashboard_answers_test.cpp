@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -39,6 +42,36 @@ TEST(DashboardAddressTest, WithoutATokenTheClientSignsInWithKerberos) {
   EXPECT_EQ(address->token, "");
   const DashboardClient client(*address);
   EXPECT_EQ(client.browser_url("/tb/application_1_0001/"), "https://gateway.example.com:8443/tb/application_1_0001/");
+}
+
+TEST(FilesToSendTest, ReadsTheLocalFilesAndLeavesTheClustersAlone) {
+  const auto directory =
+      std::filesystem::temp_directory_path() / ("spindle-files-to-send-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(directory);
+  std::ofstream(directory / "train.py") << "print(1)\n";
+  std::ofstream(directory / "empty.txt");
+  JobSpec spec;
+  spec.files = {{"train.py", (directory / "train.py").string()},
+                {"data.csv", "hdfs://nameservice/data.csv"},
+                {"empty.txt", (directory / "empty.txt").string()}};
+  spec.archives = {{"words", "hdfs://nameservice/words.zip"}};
+  auto files = read_files_to_send(spec);
+  ASSERT_TRUE(files) << files.error().message;
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ((*files)[0].name, "train.py");
+  EXPECT_EQ((*files)[0].bytes, "print(1)\n");
+  EXPECT_EQ((*files)[1].name, "empty.txt");
+  EXPECT_EQ((*files)[1].bytes, "");
+
+  spec.archives.push_back({"model", (directory / "missing.tar.gz").string()});
+  files = read_files_to_send(spec);
+  ASSERT_FALSE(files);
+  EXPECT_EQ(files.error().kind, SubmitError::Kind::bad_input);
+  EXPECT_EQ(files.error().message.rfind(
+                "archives: model: cannot read " + (directory / "missing.tar.gz").string() + " on this machine (", 0),
+            0u)
+      << files.error().message;
+  std::filesystem::remove_all(directory);
 }
 
 TEST(DashboardAddressTest, SaysWhatIsMissing) {

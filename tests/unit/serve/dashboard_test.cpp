@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+
 #include <atomic>
 #include <chrono>
 #include <nlohmann/json.hpp>
@@ -92,10 +94,16 @@ class ScriptedCluster final : public ClusterAccess {
   ApiReply kill(const std::string&) override { return refusal(403, "not yours"); }
   ApiReply cluster() override { return {200, {{"nodes", nlohmann::ordered_json::array()}}}; }
   ApiReply validate(const std::string& text) override { return {200, {{"valid", text == "ok"}}}; }
-  ApiReply submit(const std::string&) override {
+  ApiReply submit(const std::string& spec, const std::vector<UploadedFile>& uploads) override {
     ++submits;
+    std::lock_guard lock(mutex);
+    last_spec = spec;
+    last_uploads = uploads;
     return {201, {{"application_id", "application_1_0009"}}};
   }
+  std::mutex mutex;
+  std::string last_spec;
+  std::vector<UploadedFile> last_uploads;
   tbproxy::UpstreamResolver tensorboards() override {
     return [](const std::string&) {
       return tbproxy::UpstreamLookup(tbproxy::UpstreamUnavailable{tbproxy::UpstreamState::unknown, "no such job"});
@@ -191,6 +199,44 @@ TEST_F(DashboardTest, ChangesComeOnlyFromThePagesOwnRequests) {
   const auto answer = client.send(own);
   EXPECT_EQ(answer.result(), http::status::created);
   EXPECT_EQ(nlohmann::json::parse(answer.body())["application_id"], "application_1_0009");
+  EXPECT_EQ(cluster_->submits, 1);
+}
+
+TEST_F(DashboardTest, ASubmitMayCarryTheSpecsLocalFiles) {
+  Client client(dashboard_->port());
+  auto submit = call(verb::post, "/api/v1/submit");
+  submit.set("X-Spindle-Request", "1");
+  submit.set(http::field::content_type, "application/json");
+  submit.body() = R"({"spec": "name: x\n", "files": [{"name": "train.py", "content": "cHJpbnQoMSkK"},
+                                                   {"name": "data.zip", "content": ""}]})";
+  submit.prepare_payload();
+  const auto answer = client.send(submit);
+  ASSERT_EQ(answer.result(), http::status::created) << answer.body();
+  {
+    std::lock_guard lock(cluster_->mutex);
+    EXPECT_EQ(cluster_->last_spec, "name: x\n");
+    ASSERT_EQ(cluster_->last_uploads.size(), 2u);
+    EXPECT_EQ(cluster_->last_uploads[0].name, "train.py");
+    EXPECT_EQ(cluster_->last_uploads[0].bytes, "print(1)\n");
+    EXPECT_EQ(cluster_->last_uploads[1].bytes, "");
+  }
+  const std::pair<const char*, const char*> refused[] = {
+      {"[1]", "must be an object"},
+      {R"({"files": []})", "needs \"spec\""},
+      {R"({"spec": "x", "files": {}})", "must be a list"},
+      {R"({"spec": "x", "files": [{"name": "a"}]})", "files[0] must be"},
+      {R"({"spec": "x", "files": [{"name": "a", "content": "*"}]})", "files[0].content (a) is not base64."},
+      {R"({"spec": "x", "files": [{"name": "a", "content": ""}, {"name": "a", "content": ""}]})",
+       "files[1] sends a a second time."},
+  };
+  for (const auto& [body, sentence] : refused) {
+    submit.body() = body;
+    submit.prepare_payload();
+    const auto bad = client.send(submit);
+    EXPECT_EQ(bad.result(), http::status::bad_request) << body;
+    EXPECT_NE(nlohmann::json::parse(bad.body())["error"].get<std::string>().find(sentence), std::string::npos)
+        << bad.body();
+  }
   EXPECT_EQ(cluster_->submits, 1);
 }
 

@@ -47,6 +47,22 @@ struct RemoteLog {
   bool aggregated = false;  // read from YARN's aggregated logs: the whole file, final
 };
 
+// A local file of the spec, read on this machine and sent with the submit:
+// the server's machine has not got it. `name` is its name in the spec.
+struct FileToSend {
+  std::string name;
+  std::string bytes;
+};
+
+// The most a submit may carry of a spec's local files; larger files belong
+// on HDFS, named by their hdfs:// address.
+inline constexpr std::uint64_t max_submit_upload_bytes = 32 * 1024 * 1024;
+
+// The spec's local files under files: and archives:, read on this machine
+// to go with a submit through a server; a file that cannot be read, or
+// more than max_submit_upload_bytes in all, is bad input with a sentence.
+Result<std::vector<FileToSend>, SubmitError> read_files_to_send(const JobSpec& spec);
+
 struct RemotePoints {
   std::vector<MetricPoint> points;
   std::uint64_t next = 0;  // ask again with after=next for the new ones
@@ -74,13 +90,15 @@ class DashboardClient {
   Result<void> kill(const std::string& application_id) const;
   // The new job's application id; a spec or request the server refuses as
   // bad input (400) is a bad_input error with its sentences, one per line.
-  Result<std::string, SubmitError> submit(const std::string& spec_yaml) const;
+  // `files` go along for the spec's local files of those names.
+  Result<std::string, SubmitError> submit(const std::string& spec_yaml,
+                                          const std::vector<FileToSend>& files = {}) const;
 
   // The JSON answer of GET or POST /api/v1/<path>; a refusal is an error
   // with the server's sentence, and `status` (when given) gets the HTTP
   // status (0 when the server was not reached).
   Result<std::string> call(std::string_view method, std::string_view path, const std::string& body = {},
-                           long* status = nullptr) const;
+                           long* status = nullptr, std::string_view content_type = "text/plain; charset=utf-8") const;
 
  private:
   DashboardAddress address_;

@@ -23,6 +23,14 @@ struct ApiReply {
 
 ApiReply refusal(int status, std::string sentence);
 
+// A local file the spec names under files: or archives:, sent along with
+// the submit by a client on another machine, whose paths the server cannot
+// read. `name` is the file's name in the spec.
+struct UploadedFile {
+  std::string name;
+  std::string bytes;
+};
+
 // What the dashboard asks of the cluster and of this user's history, one
 // blocking call each, called from the server's worker threads. The server
 // acts as the user who runs it, with that user's tokens: a job of somebody
@@ -47,7 +55,8 @@ class ClusterAccess {
   virtual ApiReply kill(const std::string& application_id) = 0;
   virtual ApiReply cluster() = 0;
   virtual ApiReply validate(const std::string& spec_text) = 0;
-  virtual ApiReply submit(const std::string& spec_text) = 0;
+  // `uploads` stand in for the local files of those names in the spec.
+  virtual ApiReply submit(const std::string& spec_text, const std::vector<UploadedFile>& uploads) = 0;
   // The TensorBoards the dashboard embeds: those of this user's jobs.
   virtual tbproxy::UpstreamResolver tensorboards() = 0;
 };

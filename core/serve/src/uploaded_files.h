@@ -1,0 +1,32 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "spindle/core/job_spec.h"
+#include "spindle/core/result.h"
+#include "spindle/serve/cluster_access.h"
+
+namespace spindle::serve {
+
+// The files a client sent with a submit, written where the submit reads
+// them: a directory of this server's user alone, removed with this object
+// once the job is staged.
+class UploadedFiles {
+ public:
+  // Writes each upload and points the spec's local file of that name at it.
+  // An upload the spec has no local file for, or a local file neither sent
+  // nor on this machine, is bad input (Error::Kind::not_found, its sentence
+  // naming it); a directory that cannot be written is the server's fault.
+  static Result<std::unique_ptr<UploadedFiles>> place(JobSpec& spec, const std::vector<UploadedFile>& uploads);
+  ~UploadedFiles();
+  UploadedFiles(const UploadedFiles&) = delete;
+  UploadedFiles& operator=(const UploadedFiles&) = delete;
+
+ private:
+  explicit UploadedFiles(std::filesystem::path directory) : directory_(std::move(directory)) {}
+  std::filesystem::path directory_;
+};
+
+}  // namespace spindle::serve
