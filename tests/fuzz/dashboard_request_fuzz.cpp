@@ -1,7 +1,8 @@
 // The dashboard's reading of a request: whatever bytes arrive, the head is
 // screened (token, framing), refused or routed to one API call with decoded
 // parameters, and nothing that changes state passes without the proof that
-// it comes from the dashboard's own page.
+// it comes from the dashboard's own page. A submit's body is read as the
+// server reads it: the spec, or the JSON that carries the spec's files.
 
 #include <boost/beast/http.hpp>
 
@@ -13,6 +14,7 @@
 #include "api_route.h"
 #include "spindle/tbproxy/request_screen.h"
 #include "spindle/tbproxy/route.h"
+#include "submit_request.h"
 
 namespace {
 
@@ -65,6 +67,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& [key, value] : call.query) {
     // Decoding never grows a text.
     require(key.size() <= target.size() && value.size() <= target.size());
+  }
+  if (call.endpoint == spindle::serve::Endpoint::submit) {
+    const auto type = head[http::field::content_type];
+    const auto read = spindle::serve::read_submit_request(head.body(), std::string_view(type.data(), type.size()));
+    if (const auto* refusal = std::get_if<spindle::serve::ApiRefusal>(&read)) {
+      require(refusal->status == 400 && !refusal->sentence.empty());
+    } else {
+      std::size_t carried = 0;
+      for (const auto& upload : std::get<spindle::serve::SubmitRequest>(read).uploads) {
+        carried += upload.bytes.size() + upload.name.size();
+      }
+      // Base64 only ever shrinks what it carries.
+      require(carried <= head.body().size());
+    }
   }
   return 0;
 }
