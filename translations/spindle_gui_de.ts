@@ -1490,7 +1490,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Noch keine Jobs. Entwerfen Sie einen und reichen Sie ihn ein, oder reichen Sie einen mit spindle submit ein: er erscheint hier.</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+50"/>
         <source>The history cannot be read: %1</source>
         <translation>Der Verlauf kann nicht gelesen werden: %1</translation>
     </message>
@@ -1516,7 +1516,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Verlauf: %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+2"/>
+        <source>Not brought up to date: %1</source>
+        <translation>Nicht auf dem neuesten Stand: %1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>Copied %1</source>
         <translation>%1 kopiert</translation>
     </message>
@@ -1668,7 +1673,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+49"/>
+        <location filename="../app/src/mainwindow.cpp" line="+50"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -2064,7 +2069,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>die Adresse, die spindle serve ausgab, mit ihrem ?token=</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Without a token the app signs in with your Kerberos ticket, when the server takes Kerberos logins (spindle serve --keytab).</source>
         <translation>Ohne Token meldet sich die App mit Ihrem Kerberos-Ticket an, sofern der Server Kerberos-Anmeldungen annimmt (spindle serve --keytab).</translation>
     </message>
@@ -2257,7 +2262,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::SubmitController</name>
     <message>
-        <location filename="../app/src/submit/submitcontroller.cpp" line="+110"/>
+        <location filename="../app/src/submit/submitcontroller.cpp" line="+116"/>
         <source>submitting through the Spindle server at %1</source>
         <translation>Übermittlung über den Spindle-Server unter %1</translation>
     </message>

@@ -1490,7 +1490,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+50"/>
         <source>The history cannot be read: %1</source>
         <translation>The history cannot be read: %1</translation>
     </message>
@@ -1516,7 +1516,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>history: %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+2"/>
+        <source>Not brought up to date: %1</source>
+        <translation>Not brought up to date: %1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>Copied %1</source>
         <translation>Copied %1</translation>
     </message>
@@ -1668,7 +1673,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+49"/>
+        <location filename="../app/src/mainwindow.cpp" line="+50"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -2064,7 +2069,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>the address spindle serve printed, with its ?token=</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Without a token the app signs in with your Kerberos ticket, when the server takes Kerberos logins (spindle serve --keytab).</source>
         <translation>Without a token the app signs in with your Kerberos ticket, when the server takes Kerberos logins (spindle serve --keytab).</translation>
     </message>
@@ -2257,7 +2262,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SubmitController</name>
     <message>
-        <location filename="../app/src/submit/submitcontroller.cpp" line="+110"/>
+        <location filename="../app/src/submit/submitcontroller.cpp" line="+116"/>
         <source>submitting through the Spindle server at %1</source>
         <translation>submitting through the Spindle server at %1</translation>
     </message>

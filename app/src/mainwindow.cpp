@@ -38,6 +38,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
   jobsModel_ = new JobsModel(historyPath, this);
   jobs_ = new JobsWidget(jobsModel_);
   poller_ = new JobPoller(jobsModel_, this);
+  connect(poller_, &JobPoller::problemChanged, jobs_, &JobsWidget::setUpdateProblem);
   designer_ = new JobDesignerWidget;
   designer_->setHadoopSetup(setup_);
   clusterLoader_ = new ClusterInfoLoader(this);

@@ -22,6 +22,7 @@
 #include "gui_test_main.h"
 #include "jobs/jobpoller.h"
 #include "jobs/jobsmodel.h"
+#include "jobs/jobswidget.h"
 #include "jobview/containertablemodel.h"
 #include "jobview/jobmonitor.h"
 #include "jobview/jobview.h"
@@ -134,6 +135,27 @@ class ServeYarnTest : public QObject {
     const auto unreachable = ClusterInfoLoader::fetch(nothingThere);
     QVERIFY2(unreachable.error.contains(QLatin1String("cannot reach the Spindle server at http://127.0.0.1:1")),
              qPrintable(unreachable.error));
+
+    // The jobs list says it is behind while the server cannot be reached, and stops saying so once it can.
+    JobsModel jobs(directory_.filePath(QStringLiteral("poller-history.sqlite")));
+    JobsWidget list(&jobs);
+    JobPoller poller(&jobs);
+    connect(&poller, &JobPoller::problemChanged, &list, &JobsWidget::setUpdateProblem);
+    QSignalSpy changed(&poller, &JobPoller::problemChanged);
+    poller.setSetup(nothingThere);
+    poller.poll();
+    QVERIFY(changed.wait(60000));
+    QVERIFY2(poller.problem().contains(QLatin1String("cannot reach the Spindle server at http://127.0.0.1:1")),
+             qPrintable(poller.problem()));
+    const auto* summary = list.findChild<QLabel*>(QStringLiteral("jobsSummary"));
+    QVERIFY(summary);
+    QVERIFY2(summary->text().startsWith(QLatin1String("Not brought up to date: cannot reach the Spindle server")),
+             qPrintable(summary->text()));
+    poller.setSetup(setup_);
+    poller.poll();
+    QVERIFY(changed.wait(60000));
+    QCOMPARE(poller.problem(), QString());
+    QVERIFY2(!summary->text().contains(QLatin1String("Not brought up to date")), qPrintable(summary->text()));
   }
 
   void aSubmitIsFollowedToItsEndThroughTheServer() {

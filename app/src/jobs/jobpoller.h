@@ -33,9 +33,16 @@ class JobPoller : public QObject {
   void setInterval(int milliseconds);
   // Jobs another part of the app follows already.
   void setFollowedElsewhere(const QSet<QString>& applicationIds);
+  // Why the last poll could not bring the history up to date; empty: it did.
+  QString problem() const { return problem_; }
 
  public slots:
   void poll();
+
+ signals:
+  // The problem changed: a poll failed with another sentence, or one
+  // succeeded after a failure (then it is empty).
+  void problemChanged(const QString& problem);
 
  private:
   struct Connections;
@@ -44,7 +51,8 @@ class JobPoller : public QObject {
   bool configured_ = false;
   QSet<QString> elsewhere_;
   QTimer timer_;
-  QFutureWatcher<void> watcher_;
+  QFutureWatcher<QString> watcher_;
+  QString problem_;
   std::shared_ptr<Connections> connections_;
   // Through a Spindle server: its client, made once per setup.
   std::shared_ptr<const Result<client::DashboardClient>> server_;

@@ -77,7 +77,9 @@ JobsWidget::JobsWidget(JobsModel* model, QWidget* parent) : QWidget(parent), mod
   empty_->setAlignment(Qt::AlignCenter);
   empty_->setWordWrap(true);
   summary_ = new QLabel;
+  summary_->setObjectName(QStringLiteral("jobsSummary"));
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_->setWordWrap(true);
 
   auto* filters = new QHBoxLayout;
   filters->addWidget(searchLabel);
@@ -123,9 +125,18 @@ void JobsWidget::updateSummary() {
     summary_->setText(tr("The history cannot be read: %1").arg(model_->problem()));
     return;
   }
-  summary_->setText(tr("%n job(s) shown", nullptr, shown) + QStringLiteral(" · ") +
-                    tr("%n not finished", nullptr, running) + QStringLiteral(" · ") +
-                    tr("history: %1").arg(QDir::toNativeSeparators(model_->historyPath())));
+  QString text = tr("%n job(s) shown", nullptr, shown) + QStringLiteral(" · ") +
+                 tr("%n not finished", nullptr, running) + QStringLiteral(" · ") +
+                 tr("history: %1").arg(QDir::toNativeSeparators(model_->historyPath()));
+  if (!updateProblem_.isEmpty()) {
+    text = tr("Not brought up to date: %1").arg(updateProblem_) + QStringLiteral(" · ") + text;
+  }
+  summary_->setText(text);
+}
+
+void JobsWidget::setUpdateProblem(const QString& problem) {
+  updateProblem_ = problem;
+  updateSummary();
 }
 
 QString JobsWidget::selectedApplicationId() const {

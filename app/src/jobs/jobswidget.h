@@ -31,6 +31,8 @@ class JobsWidget : public QWidget {
   void selectApplication(const QString& applicationId);
 
  public slots:
+  // Why the list may be behind the cluster (the poller's last failure); empty: it is not.
+  void setUpdateProblem(const QString& problem);
   void focusSearch();
   void copySelectedId();
   void openSelected();
@@ -52,6 +54,7 @@ class JobsWidget : public QWidget {
   QLineEdit* search_;
   QComboBox* states_;
   QLabel* summary_;
+  QString updateProblem_;
   QLabel* empty_;
 };
 
