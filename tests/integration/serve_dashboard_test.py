@@ -227,6 +227,52 @@ class DashboardInBrowser(unittest.TestCase):
         finally:
             browser.close()
 
+    def test_a_file_only_the_browsers_machine_has_is_attached_and_runs(self):
+        # The spec names the file where it is on the laptop; the server's machine has nothing there.
+        laptop = os.path.join(self.directory, "laptop")
+        os.makedirs(laptop)
+        script = os.path.join(laptop, "attached.py")
+        with open(script, "w") as out:
+            out.write("print('attached-script-ran')\n")
+        elsewhere = "/nonexistent-laptop-dir/attached.py"
+        spec = ("name: attached-file\nframework: generic\nfiles:\n  attached.py: %s\n"
+                "tasks:\n  worker:\n    memory: 512 MiB\n    command: python3 attached.py\n" % elsewhere)
+        browser = Browser()
+        try:
+            browser.open(self.url)
+            browser.open(self.base + "/#/submit")
+            self.wait_page(browser, "submit")
+            browser.run("const box = document.getElementById('spec-text'); box.value = arguments[0];"
+                        "box.dispatchEvent(new Event('input'))", spec)
+            wait_for("the file to attach", lambda: browser.run("return !!document.getElementById('attach-0')"), 60)
+            self.assertTrue(browser.run("return !!document.getElementById('valid')"))
+            self.assertIn("files: attached.py (%s)" % elsewhere,
+                          browser.run("return document.getElementById('attachments').innerText"))
+            # The browser's own file chooser, given the laptop's file as a person would pick it.
+            chooser = browser.session_call("POST", "/element", {"using": "css selector", "value": "#attach-0"})
+            element = next(iter(chooser.values()))
+            browser.session_call("POST", "/element/%s/value" % element, {"text": script})
+            wait_for("the file attached", lambda: "attached: attached.py" in browser.run(
+                "return document.getElementById('attachments').innerText"), 30)
+            self.both_themes(browser, "submit-attached")
+            browser.run("document.getElementById('submit').click()")
+            hash_ = wait_for("the job's page", lambda: (lambda h: h.startswith("#/job/") and h)(
+                browser.run("return location.hash")), 120)
+        finally:
+            browser.close()
+        job = hash_.split("/")[2]
+        self.jobs.append(job)
+        wait_for("the job to finish", lambda: self.api("jobs/" + job)[1].get("job", {}).get("finished"), 300, 1)
+        self.assertEqual(self.api("jobs/" + job)[1]["job"]["final_status"], "SUCCEEDED")
+        # Right after the end, the NodeManagers may still be collecting the logs (503 says so).
+        status, log = wait_for("the worker's log", lambda: (lambda answer: answer[0] != 503 and answer)(
+            self.api("jobs/%s/logs?task=worker:0&file=stdout" % job)), 120, 1)
+        self.assertEqual(status, 200, log)
+        self.assertIn("attached-script-ran", log["text"])
+        # What the server wrote for the submit is gone once the job is staged.
+        self.assertEqual([name for name in os.listdir(tempfile.gettempdir())
+                          if name.startswith("spindle-serve-upload-")], [])
+
     def test_every_control_is_reached_and_used_by_keyboard(self):
         browser = Browser()
         try:

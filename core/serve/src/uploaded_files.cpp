@@ -45,6 +45,19 @@ Result<void> write_whole(const fs::path& path, const std::string& bytes) {
 
 }  // namespace
 
+std::vector<MissingFile> local_files_not_here(const JobSpec& spec) {
+  std::vector<MissingFile> missing;
+  for (const auto* list : {&spec.files, &spec.archives}) {
+    for (const auto& file : *list) {
+      std::error_code ec;
+      if (is_local(file) && !fs::is_regular_file(file.source, ec)) {
+        missing.push_back({list == &spec.files ? "files" : "archives", file.name, file.source});
+      }
+    }
+  }
+  return missing;
+}
+
 Result<std::unique_ptr<UploadedFiles>> UploadedFiles::place(JobSpec& spec, const std::vector<UploadedFile>& uploads) {
   std::vector<ShippedFile*> targets;
   for (const auto& upload : uploads) {
@@ -78,16 +91,12 @@ Result<std::unique_ptr<UploadedFiles>> UploadedFiles::place(JobSpec& spec, const
     targets[i]->source = path.string();
   }
   // The spec was read without looking for its files; those not sent must be on this machine.
-  for (const auto* list : {&spec.files, &spec.archives}) {
-    for (const auto& file : *list) {
-      std::error_code ec;
-      if (is_local(file) && !fs::is_regular_file(file.source, ec)) {
-        return Error{std::string(list == &spec.files ? "files" : "archives") + ": " + file.name + ": " + file.source +
-                         " was not sent with the submit and is not on the server's machine; send it along, or name "
-                         "it by its hdfs:// address.",
-                     Error::Kind::not_found};
-      }
-    }
+  if (const auto missing = local_files_not_here(spec); !missing.empty()) {
+    const auto& file = missing.front();
+    return Error{file.key + ": " + file.name + ": " + file.source +
+                     " was not sent with the submit and is not on the server's machine; send it along, or name it "
+                     "by its hdfs:// address.",
+                 Error::Kind::not_found};
   }
   return placed;
 }

@@ -10,6 +10,17 @@
 
 namespace spindle::serve {
 
+// A local file of the spec that this machine has not got.
+struct MissingFile {
+  std::string key;  // "files" or "archives"
+  std::string name;
+  std::string source;
+};
+
+// The spec's local files under files: and archives: that are not here,
+// which a client must send along with the submit.
+std::vector<MissingFile> local_files_not_here(const JobSpec& spec);
+
 // The files a client sent with a submit, written where the submit reads
 // them: a directory of this server's user alone, removed with this object
 // once the job is staged.

@@ -259,9 +259,27 @@ class YarnClusterAccess final : public ClusterAccess {
   }
 
   ApiReply validate(const std::string& spec_text) override {
-    auto spec = parse_browser_spec(spec_text);
+    // Read first without looking for files: a local file missing here may come from the browser's machine.
+    auto spec = parse_browser_spec(spec_text, false);
     if (!spec) return {200, json{{"valid", false}, {"problems", problems_json(spec.error())}}};
-    json out{{"valid", true}, {"problems", json::array()}, {"name", spec->name}};
+    const auto missing = local_files_not_here(*spec);
+    json missing_files = json::array();
+    std::set<std::string> missing_fields;
+    for (const auto& file : missing) {
+      missing_files.push_back({{"key", file.key}, {"name", file.name}, {"source", file.source}});
+      missing_fields.insert(file.key + "." + file.name);
+    }
+    // What the check of files says besides (a python_env that is not here, a file that cannot be read) counts.
+    if (auto checked = parse_browser_spec(spec_text, true); !checked) {
+      Diagnostics rest;
+      for (const auto& problem : checked.error()) {
+        if (!missing_fields.contains(problem.field)) rest.push_back(problem);
+      }
+      if (!rest.empty()) {
+        return {200, json{{"valid", false}, {"problems", problems_json(rest)}, {"missing_files", missing_files}}};
+      }
+    }
+    json out{{"valid", true}, {"problems", json::array()}, {"name", spec->name}, {"missing_files", missing_files}};
     auto configuration = this->configuration();
     if (!configuration) {
       out["fit_problem"] = configuration.error().message;

@@ -39,7 +39,7 @@
       init.method = "POST";
       init.body = options.body;
       init.headers["X-Spindle-Request"] = "1";
-      init.headers["Content-Type"] = "text/plain; charset=utf-8";
+      init.headers["Content-Type"] = options.json ? "application/json" : "text/plain; charset=utf-8";
     } else if (options.post) {
       init.method = "POST";
       init.headers["X-Spindle-Request"] = "1";
@@ -307,6 +307,24 @@
                                     placeholder: text("submit.placeholder") });
     editor.value = draft;
     const verdict = el("div", { id: "verdict", "aria-live": "polite" });
+    // Local files of the spec the server's machine has not got, and what this browser attaches for them.
+    let missing = [];
+    const attached = new Map();
+    const attachments = () => el("div", { id: "attachments" },
+      el("h3", {}, text("submit.attach")),
+      el("ul", { class: "attach" }, missing.map((file, index) => {
+        const chosen = attached.get(file.name);
+        const input = el("input", { type: "file", id: "attach-" + index, "data-name": file.name,
+                                    "aria-label": file.key + ": " + file.name });
+        const status = el("span", { class: "muted" }, chosen ? text("submit.attached", chosen.name) : "");
+        input.addEventListener("change", () => {
+          if (!input.files.length) return;
+          attached.set(file.name, input.files[0]);
+          status.textContent = text("submit.attached", input.files[0].name);
+        });
+        return el("li", {}, el("label", { for: "attach-" + index }, file.key + ": " + file.name + " (" + file.source + ")"),
+                  " ", input, " ", status);
+      })));
     let timer = null;
     const check = async () => {
       if (!editor.value.trim()) { verdict.replaceChildren(); return; }
@@ -318,6 +336,8 @@
       if (answer.fit) parts.push(el("h3", {}, text("submit.fit")),
                                  el("ul", { class: "fits" }, [...answer.fit.warnings, ...answer.fit.sentences].map((s) => el("li", {}, s))));
       if (answer.fit_problem) parts.push(el("p", { class: "muted" }, answer.fit_problem));
+      missing = answer.missing_files || [];
+      if (missing.length) parts.push(attachments());
       verdict.replaceChildren(...parts);
     };
     editor.addEventListener("input", () => {
@@ -325,9 +345,22 @@
       clearTimeout(timer);
       timer = setTimeout(check, 400);
     });
+    const base64Of = async (file) => {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      let binary = "";
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return btoa(binary);
+    };
     const submit = async () => {
       try {
-        const answer = await api("submit", { body: editor.value });
+        const files = [];
+        for (const file of missing) {
+          const chosen = attached.get(file.name);
+          if (chosen) files.push({ name: file.name, content: await base64Of(chosen) });
+        }
+        const answer = files.length
+          ? await api("submit", { body: JSON.stringify({ spec: editor.value, files }), json: true })
+          : await api("submit", { body: editor.value });
         say(text("submit.submitted", answer.application_id));
         location.hash = "#/job/" + answer.application_id;
       } catch (error) {

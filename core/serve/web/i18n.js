@@ -31,6 +31,8 @@ window.spindleWords = {
     "submit.title": "Submit a job", "submit.validate": "Check", "submit.submit": "Submit",
     "submit.valid": "The spec is valid.", "submit.problems": "Problems",
     "submit.fit": "Will it fit now", "submit.submitted": "Submitted {0}.",
+    "submit.attach": "Not on the server's machine: attach them from this computer",
+    "submit.attached": "attached: {0}",
     "submit.placeholder": "name: mnist\ntasks:\n  worker: {instances: 2, memory: 1 GiB, command: python3 train.py}",
     "error.network": "The server does not answer: {0}",
     "live": "Live: updated {0}", "loading": "Loading…"
@@ -64,6 +66,8 @@ window.spindleWords = {
     "submit.title": "Einen Job starten", "submit.validate": "Prüfen", "submit.submit": "Starten",
     "submit.valid": "Die Spezifikation ist gültig.", "submit.problems": "Fehler",
     "submit.fit": "Passt er jetzt", "submit.submitted": "{0} gestartet.",
+    "submit.attach": "Nicht auf dem Rechner des Servers: von diesem Rechner anhängen",
+    "submit.attached": "angehängt: {0}",
     "submit.placeholder": "name: mnist\ntasks:\n  worker: {instances: 2, memory: 1 GiB, command: python3 train.py}",
     "error.network": "Der Server antwortet nicht: {0}",
     "live": "Live: aktualisiert {0}", "loading": "Lädt …"
