@@ -248,7 +248,7 @@ void MainWindow::openJob(const QString& applicationId) {
 }
 
 void MainWindow::compareJobs(const QStringList& applicationIds) {
-  auto* view = new CompareView(applicationIds, historyPath_);
+  auto* view = new CompareView(applicationIds, historyPath_, setup_);
   view->setProperty("comparison", applicationIds);
   const int index = tabs_->addTab(view, tr("Compare (%1)").arg(applicationIds.size()));
   tabs_->setTabToolTip(index, applicationIds.join(QLatin1Char('\n')));

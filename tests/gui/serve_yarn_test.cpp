@@ -13,12 +13,14 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
 #include <cmath>
 
 #include "cluster/clusterinfoloader.h"
 #include "cluster/clusterview.h"
+#include "compare/compareview.h"
 #include "gui_test_main.h"
 #include "jobs/jobpoller.h"
 #include "jobs/jobsmodel.h"
@@ -341,6 +343,19 @@ class ServeYarnTest : public QObject {
           return false;
         },
         30000));
+
+    // Compared (here with the job of the first test), with spec and scalars from the server.
+    CompareView compare({id}, directory_.filePath(QStringLiteral("compare-history.sqlite")), setup_);
+    QSignalSpy compared(&compare, &CompareView::loaded);
+    QVERIFY(compared.wait(120000));
+    compare.chart()->setCurrentTag(QStringLiteral("loss"));
+    const QVector<QPointF> loss = compare.chart()->points(QStringLiteral("loss"), compare.seriesName(id, "train"));
+    QCOMPARE(loss.size(), 3);
+    for (int step = 1; step <= 3; ++step) {
+      QCOMPARE(loss[step - 1].x(), double(step));
+      QVERIFY(qFuzzyCompare(float(loss[step - 1].y()), 1.0f / float(step)));  // TensorFlow writes float32
+    }
+    QCOMPARE(compare.table()->rowCount(), 1);
 
     // Killed from the view, through the server.
     QSignalSpy killed(view.monitor(), &JobMonitor::killFinished);

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "convert.h"
@@ -27,7 +28,62 @@ bool lowerIsBetter(const QString& tag) {
          lower.contains(QLatin1String("mse")) || lower.contains(QLatin1String("mae"));
 }
 
-std::vector<CompareView::Job> loadJobs(const QStringList& ids, const QString& historyPath) {
+// The spec kept at submit, its parameters flattened into the job; nothing when it cannot be read back.
+std::optional<JobSpec> readSpec(const std::string& specYaml, CompareView::Job& job) {
+  SpecParseOptions parsing;
+  parsing.check_files = false;
+  auto spec = parse_job_spec(specYaml, parsing);
+  if (!spec) {
+    job.problem = QObject::tr("its spec could not be read back");
+    return std::nullopt;
+  }
+  for (const auto& [key, value] : client::spec_parameters(*spec)) job.parameters[qs(key)] = qs(value);
+  return std::move(*spec);
+}
+
+// Through a Spindle server, which reads the event files where the cluster keeps them.
+std::vector<CompareView::Job> loadJobsThroughServer(const QStringList& ids, const HadoopSetup& setup) {
+  std::vector<CompareView::Job> jobs;
+  auto server = setup.dashboard();
+  for (const QString& id : ids) {
+    CompareView::Job job;
+    job.applicationId = id;
+    job.label = id.right(4);
+    if (!server) {
+      job.problem = qs(server.error().message);
+      jobs.push_back(std::move(job));
+      continue;
+    }
+    auto remote = server->job(ss(id));
+    if (!remote) {
+      job.problem = qs(remote.error().message);
+      jobs.push_back(std::move(job));
+      continue;
+    }
+    job.label = qs(remote->entry.name) + QStringLiteral(" (") + id.right(4) + QLatin1Char(')');
+    job.state = qs(remote->entry.state);
+    auto spec = server->spec(ss(id));
+    if (!spec) {
+      job.problem = qs(spec.error().message);
+    } else if (!spec->empty()) {
+      (void)readSpec(*spec, job);
+    }
+    auto points = server->metrics(ss(id), 0);
+    if (!points) {
+      job.problem = qs(points.error().message);
+    } else {
+      for (const auto& point : points->points) {
+        if (point.source == "container") continue;  // memory and CPU, not training scalars
+        job.scalars[qs(point.tag)][qs(point.run)].append(QPointF(static_cast<double>(point.step), point.value));
+      }
+    }
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+std::vector<CompareView::Job> loadJobs(const QStringList& ids, const QString& historyPath, const HadoopSetup& setup) {
+  if (setup.throughServer()) return loadJobsThroughServer(ids, setup);
   std::vector<CompareView::Job> jobs;
   auto store = historyPath.isEmpty() ? client::HistoryStore::open() : client::HistoryStore::open(ss(historyPath));
   for (const QString& id : ids) {
@@ -47,15 +103,11 @@ std::vector<CompareView::Job> loadJobs(const QStringList& ids, const QString& hi
     }
     job.label = qs((*entry)->name) + QStringLiteral(" (") + id.right(4) + QLatin1Char(')');
     job.state = qs((*entry)->state);
-    SpecParseOptions parsing;
-    parsing.check_files = false;
-    auto spec = parse_job_spec((*entry)->spec_yaml, parsing);
+    const auto spec = readSpec((*entry)->spec_yaml, job);
     if (!spec) {
-      job.problem = QObject::tr("its spec could not be read back");
       jobs.push_back(std::move(job));
       continue;
     }
-    for (const auto& [key, value] : client::spec_parameters(*spec)) job.parameters[qs(key)] = qs(value);
     if (spec->output.empty()) {
       job.problem = QObject::tr("its spec names no output directory, so it has no event files");
       jobs.push_back(std::move(job));
@@ -79,7 +131,8 @@ std::vector<CompareView::Job> loadJobs(const QStringList& ids, const QString& hi
 
 }  // namespace
 
-CompareView::CompareView(const QStringList& applicationIds, const QString& historyPath, QWidget* parent)
+CompareView::CompareView(const QStringList& applicationIds, const QString& historyPath, const HadoopSetup& setup,
+                         QWidget* parent)
     : QWidget(parent), ids_(applicationIds) {
   note_ = new QLabel(tr("Reading the event files of %n job(s)…", nullptr, static_cast<int>(ids_.size())));
   note_->setWordWrap(true);
@@ -100,7 +153,7 @@ CompareView::CompareView(const QStringList& applicationIds, const QString& histo
   layout->addWidget(split, 1);
   connect(chart_, &ScalarChartView::currentKeyChanged, this, &CompareView::fillTable);
   connect(&watcher_, &QFutureWatcherBase::finished, this, [this] { showJobs(watcher_.result()); });
-  watcher_.setFuture(QtConcurrent::run(loadJobs, ids_, historyPath));
+  watcher_.setFuture(QtConcurrent::run(loadJobs, ids_, historyPath, setup));
 }
 
 CompareView::~CompareView() {

@@ -6,6 +6,8 @@
 #include <map>
 #include <vector>
 
+#include "cluster/hadoopsetup.h"
+
 class QLabel;
 class QTableWidget;
 
@@ -22,8 +24,10 @@ class CompareView : public QWidget {
   Q_OBJECT
 
  public:
-  // An empty history path reads the history where the CLI keeps it.
-  explicit CompareView(const QStringList& applicationIds, const QString& historyPath = {}, QWidget* parent = nullptr);
+  // An empty history path reads the history where the CLI keeps it. Through
+  // a Spindle server (`setup`), each job's spec and scalars come from it.
+  explicit CompareView(const QStringList& applicationIds, const QString& historyPath = {},
+                       const HadoopSetup& setup = {}, QWidget* parent = nullptr);
   ~CompareView() override;
 
   ScalarChartView* chart() const { return chart_; }
