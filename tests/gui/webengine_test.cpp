@@ -1,6 +1,8 @@
 // The job view's TensorBoard tab: real TensorBoard over event files real
 // TensorFlow wrote, reached through the app's in-process proxy
-// (http://127.0.0.1:PORT/tb/<application id>/), loaded in the web view.
+// (http://127.0.0.1:PORT/tb/<application id>/), loaded in the web view; and
+// through a Spindle server's port, as the app connected to one shows it,
+// with the token traded for a cookie on the first load.
 #include <QDir>
 #include <QProcess>
 #include <QSignalSpy>
@@ -17,6 +19,8 @@
 #include "jobview/jobview.h"
 #include "jobview/tensorboardproxy.h"
 #include "jobview/tensorboardtab.h"
+#include "spindle/client/dashboard_client.h"
+#include "spindle/serve/dashboard.h"
 
 using namespace spindle;
 using namespace spindle::gui;
@@ -57,6 +61,37 @@ QVariant runJavaScript(QWebEnginePage* page, const QString& script) {
   if (!QTest::qWaitFor([&] { return done; }, 10000)) qWarning("the script gave no answer within 10 s");
   return result;
 }
+
+// A cluster that knows one job, whose TensorBoard is the test's; the
+// server's screen, proxy and token are the real ones.
+class OneTensorBoard final : public serve::ClusterAccess {
+ public:
+  explicit OneTensorBoard(quint16 port) : port_(port) {}
+  serve::ApiReply session() override { return {200, {{"user", "tester"}}}; }
+  serve::ApiReply jobs(bool, const std::string&) override { return unused(); }
+  serve::ApiReply job(const std::string&) override { return unused(); }
+  serve::ApiReply spec(const std::string&) override { return unused(); }
+  serve::ApiReply metrics(const std::string&, std::uint64_t) override { return unused(); }
+  serve::ApiReply logs(const std::string&, const std::string&, const std::string&, std::uint64_t) override {
+    return unused();
+  }
+  serve::ApiReply kill(const std::string&) override { return unused(); }
+  serve::ApiReply cluster() override { return unused(); }
+  serve::ApiReply validate(const std::string&) override { return unused(); }
+  serve::ApiReply submit(const std::string&, const std::vector<serve::UploadedFile>&) override { return unused(); }
+  tbproxy::UpstreamResolver tensorboards() override {
+    return [port = port_](const std::string& application) -> tbproxy::UpstreamLookup {
+      if (application != "application_1795288567147_0008") {
+        return tbproxy::UpstreamUnavailable{tbproxy::UpstreamState::unknown, "no such job"};
+      }
+      return tbproxy::UpstreamAddress{"127.0.0.1", port};
+    };
+  }
+
+ private:
+  static serve::ApiReply unused() { return serve::refusal(404, "not part of this test"); }
+  quint16 port_;
+};
 
 }  // namespace
 
@@ -152,6 +187,38 @@ class WebEngineTest : public QObject {
     const QString path = QDir(QStringLiteral(SPINDLE_SCREENSHOT_DIR)).filePath(QStringLiteral("job-tensorboard.png"));
     QVERIFY(image.save(path));
     qInfo().noquote() << "saved" << path;
+  }
+
+  void tensorBoardTabLoadsThroughASpindleServer() {
+    serve::DashboardOptions options;
+    auto server = serve::Dashboard::start(options, std::make_shared<OneTensorBoard>(port_));
+    QVERIFY2(server, server ? "" : server.error().message.c_str());
+    const auto address = client::parse_dashboard_address("http://127.0.0.1:" + std::to_string((*server)->port()) +
+                                                         "/?token=" + (*server)->access_token());
+    QVERIFY(address);
+    const client::DashboardClient dashboard(*address);
+    // The address the job view gives its tab through a server (see JobView::tensorBoardUrl).
+    const QUrl url(QString::fromStdString(dashboard.browser_url("/tb/application_1795288567147_0008/")));
+    QVERIFY(url.query().startsWith(QLatin1String("token=")));
+
+    TensorBoardTab tab(url);
+    tab.resize(1280, 800);
+    tab.show();
+    QSignalSpy loaded(&tab, &TensorBoardTab::loadFinished);
+    tab.load();
+    QVERIFY(loaded.wait(120000));
+    QCOMPARE(loaded.back().front().toBool(), true);
+    QVERIFY(QTest::qWaitFor([&] { return tab.view()->title().contains(QLatin1String("TensorBoard")); }, 30000));
+    // The token went into a cookie: the page's address no longer holds it, and TensorBoard's own requests
+    // (which carry only the cookie) are answered.
+    QVERIFY2(!tab.view()->url().toString().contains(QLatin1String("token=")), qPrintable(tab.view()->url().toString()));
+    const QString runs =
+        runJavaScript(tab.view()->page(),
+                      QStringLiteral("(function(){var r=new XMLHttpRequest();r.open('GET','data/runs',false);"
+                                     "r.send();return r.status+' '+r.responseText;})()"))
+            .toString();
+    QVERIFY2(runs.startsWith(QLatin1String("200")) && runs.contains(QLatin1String("train")), qPrintable(runs));
+    (*server)->stop();
   }
 
   void unknownJobGetsTheProxysPage() {
