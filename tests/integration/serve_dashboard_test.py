@@ -448,8 +448,12 @@ class DashboardInBrowser(unittest.TestCase):
             self.assertEqual(sorted(read), sorted(steps), (run, tag))
             for step, value in read.items():
                 self.assertAlmostEqual(steps[step], value, places=5, msg=(run, tag, step))
+        # The containers' memory and CPU, from the executors' samples, beside the training scalars.
+        wait_for("the containers' memory and CPU charts", lambda: browser.run(
+            "return !!document.querySelector('.chart[data-chart=memory] canvas') && "
+            "!!document.querySelector('.chart[data-chart=cpu] canvas')"), 120, every=1)
         drawn = browser.run("return document.querySelectorAll('.chart canvas').length")
-        self.assertGreaterEqual(drawn, 2)
+        self.assertGreaterEqual(drawn, 4)
         self.both_themes(browser, "charts")
 
         # TensorBoard inside the page, through the same server.

@@ -168,8 +168,11 @@
       if (entry && entry.shape === shape) { entry.plot.setData(data); return entry.box; }
       if (entry) entry.plot.destroy();
       const box = el("div", { class: "chart", "data-chart": key }, el("h3", {}, title));
-      // Two charts side by side fill the page's width.
-      const width = Math.min(900, Math.max(320, Math.floor((document.getElementById("view").clientWidth - 56) / 2)));
+      // Two charts side by side fill the page's width (app.css), one alone on a narrow window: the page
+      // less its padding, the gap between the columns, and each box's border and padding.
+      const room = document.getElementById("view").clientWidth - 32;
+      const perRow = window.innerWidth > 760 ? 2 : 1;
+      const width = Math.max(240, Math.floor((room - 16 * (perRow - 1)) / perRow) - 16);
       const options = {
         width, height: 220, scales: { x: { time: xIsTime } },
         series: [{ label: xIsTime ? "time" : "step" },
@@ -192,6 +195,8 @@
       if (tab !== "charts") return;
       const scalars = new Map();
       const memory = new Map();
+      const cpu = new Map();
+      const lastCpu = new Map();  // task -> [wall time, CPU seconds] of its previous sample
       for (const point of charts.points) {
         if (point.source === "tfevents") {
           if (!scalars.has(point.tag)) scalars.set(point.tag, new Map());
@@ -201,10 +206,22 @@
         } else if (point.tag === "memory_bytes") {
           if (!memory.has(point.run)) memory.set(point.run, []);
           memory.get(point.run).push([point.wall_time, point.value / 1048576]);
+        } else if (point.tag === "cpu_seconds") {
+          // The executor reports CPU seconds so far with each heartbeat, while the server samples them more
+          // often: the cores in use are taken between two different reports, or over 10 s of none.
+          const last = lastCpu.get(point.run);
+          if (!last || point.value < last[1]) {
+            lastCpu.set(point.run, [point.wall_time, point.value]);
+          } else if (point.wall_time > last[0] && (point.value > last[1] || point.wall_time - last[0] >= 10)) {
+            if (!cpu.has(point.run)) cpu.set(point.run, []);
+            cpu.get(point.run).push([point.wall_time, (point.value - last[1]) / (point.wall_time - last[0])]);
+            lastCpu.set(point.run, [point.wall_time, point.value]);
+          }
         }
       }
       const boxes = [...scalars.keys()].sort().map((tag) => plot("scalar:" + tag, tag, false, scalars.get(tag)));
       if (memory.size) boxes.push(plot("memory", text("chart.memory"), true, memory));
+      if (cpu.size) boxes.push(plot("cpu", text("chart.cpu"), true, cpu));
       panel.replaceChildren(boxes.length ? el("div", { class: "charts" }, boxes)
                                          : el("p", { class: "muted" }, text("job.no.points")));
     };
