@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "api_route.h"
+#include "spindle/core/gzip.h"
 #include "spindle/tbproxy/route.h"
 #include "submit_request.h"
 
@@ -29,11 +30,20 @@ SiteResponse with_safety_fields(SiteResponse response) {
   return response;
 }
 
-SiteResponse json_response(const ApiReply& reply) {
+// Answers as long as the jobs list (a history of many jobs) go compressed to clients that take gzip.
+constexpr std::size_t smallest_compressed_answer = 1024;
+
+SiteResponse json_response(const ApiReply& reply, bool gzip = false) {
   SiteResponse response(static_cast<http::status>(reply.status), 11);
   response.set(http::field::content_type, "application/json; charset=utf-8");
   response.set(http::field::cache_control, "no-store");
-  response.body() = reply.body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  response.set(http::field::vary, "Accept-Encoding");
+  auto body = reply.body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  if (gzip && body.size() >= smallest_compressed_answer) {
+    response.set(http::field::content_encoding, "gzip");
+    body = gzip_compress(body);
+  }
+  response.body() = std::move(body);
   return with_safety_fields(std::move(response));
 }
 
@@ -136,6 +146,7 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
     return;
   }
   auto call = std::get<ApiCall>(std::move(routed));
+  const bool gzip = accepts_gzip(request.fields);
   switch (call.endpoint) {
     case Endpoint::updates: {
       const auto after = number_parameter<std::uint64_t>(call, "after", 0);
@@ -158,72 +169,72 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
       if (call.query.empty()) {
         if (auto cached = live_.jobs()) {
           cached->body["version"] = live_.version();
-          return respond(json_response(*cached));
+          return respond(json_response(*cached, gzip));
         }
       }
       break;
     case Endpoint::job:
       live_.follow(call.application_id);
-      if (auto cached = live_.job(call.application_id)) return respond(json_response(*cached));
+      if (auto cached = live_.job(call.application_id)) return respond(json_response(*cached, gzip));
       break;
     default: break;
   }
   const auto type = request.fields[http::field::content_type];
-  boost::asio::post(workers_,
-                    [this, call = std::move(call), body = std::move(request.body),
-                     content_type = std::string(type.data(), type.size()), respond = std::move(respond)]() mutable {
-                      const auto& id = call.application_id;
-                      ApiReply reply;
-                      switch (call.endpoint) {
-                        case Endpoint::session: reply = cluster_->session(); break;
-                        case Endpoint::jobs: {
-                          reply = cluster_->jobs(parameter(call, "all", "1") != "0", parameter(call, "search"));
-                          reply.body["version"] = live_.version();
-                          break;
-                        }
-                        case Endpoint::job:
-                          reply = cluster_->job(id);
-                          live_.remember(id, reply);
-                          break;
-                        case Endpoint::job_spec: reply = cluster_->spec(id); break;
-                        case Endpoint::job_metrics: {
-                          const auto after = number_parameter<std::uint64_t>(call, "after", 0);
-                          reply = after ? cluster_->metrics(id, *after) : refusal(400, bad_number("after").sentence);
-                          break;
-                        }
-                        case Endpoint::job_logs: {
-                          const auto offset = number_parameter<std::uint64_t>(call, "offset", 0);
-                          const auto task = parameter(call, "task");
-                          if (!offset) {
-                            reply = refusal(400, bad_number("offset").sentence);
-                          } else if (task.empty()) {
-                            reply = refusal(400, "Name the task whose log to read: ?task=worker:0, or ?task=master.");
-                          } else {
-                            reply = cluster_->logs(id, task, parameter(call, "file", "stderr"), *offset);
-                          }
-                          break;
-                        }
-                        case Endpoint::job_kill:
-                          reply = cluster_->kill(id);
-                          // What the page reads next must not be the job as it was before the kill.
-                          if (reply.status == 200) live_.remember(id, cluster_->job(id));
-                          break;
-                        case Endpoint::cluster: reply = cluster_->cluster(); break;
-                        case Endpoint::validate: reply = cluster_->validate(body); break;
-                        case Endpoint::submit: {
-                          auto read = read_submit_request(std::move(body), content_type);
-                          if (auto* refused = std::get_if<ApiRefusal>(&read)) {
-                            reply = refusal(refused->status, refused->sentence);
-                          } else {
-                            const auto& request = std::get<SubmitRequest>(read);
-                            reply = cluster_->submit(request.spec_text, request.uploads);
-                          }
-                          break;
-                        }
-                        case Endpoint::updates: break;
-                      }
-                      respond(json_response(reply));
-                    });
+  boost::asio::post(
+      workers_, [this, call = std::move(call), body = std::move(request.body),
+                 content_type = std::string(type.data(), type.size()), gzip, respond = std::move(respond)]() mutable {
+        const auto& id = call.application_id;
+        ApiReply reply;
+        switch (call.endpoint) {
+          case Endpoint::session: reply = cluster_->session(); break;
+          case Endpoint::jobs: {
+            reply = cluster_->jobs(parameter(call, "all", "1") != "0", parameter(call, "search"));
+            reply.body["version"] = live_.version();
+            break;
+          }
+          case Endpoint::job:
+            reply = cluster_->job(id);
+            live_.remember(id, reply);
+            break;
+          case Endpoint::job_spec: reply = cluster_->spec(id); break;
+          case Endpoint::job_metrics: {
+            const auto after = number_parameter<std::uint64_t>(call, "after", 0);
+            reply = after ? cluster_->metrics(id, *after) : refusal(400, bad_number("after").sentence);
+            break;
+          }
+          case Endpoint::job_logs: {
+            const auto offset = number_parameter<std::uint64_t>(call, "offset", 0);
+            const auto task = parameter(call, "task");
+            if (!offset) {
+              reply = refusal(400, bad_number("offset").sentence);
+            } else if (task.empty()) {
+              reply = refusal(400, "Name the task whose log to read: ?task=worker:0, or ?task=master.");
+            } else {
+              reply = cluster_->logs(id, task, parameter(call, "file", "stderr"), *offset);
+            }
+            break;
+          }
+          case Endpoint::job_kill:
+            reply = cluster_->kill(id);
+            // What the page reads next must not be the job as it was before the kill.
+            if (reply.status == 200) live_.remember(id, cluster_->job(id));
+            break;
+          case Endpoint::cluster: reply = cluster_->cluster(); break;
+          case Endpoint::validate: reply = cluster_->validate(body); break;
+          case Endpoint::submit: {
+            auto read = read_submit_request(std::move(body), content_type);
+            if (auto* refused = std::get_if<ApiRefusal>(&read)) {
+              reply = refusal(refused->status, refused->sentence);
+            } else {
+              const auto& request = std::get<SubmitRequest>(read);
+              reply = cluster_->submit(request.spec_text, request.uploads);
+            }
+            break;
+          }
+          case Endpoint::updates: break;
+        }
+        respond(json_response(reply, gzip));
+      });
 }
 
 }  // namespace spindle::serve
