@@ -80,7 +80,7 @@ class ServeKerberos(unittest.TestCase):
         status, fields, body = self.curl("owner", session, "--negotiate", "-u", ":")
         self.assertEqual(status, 200, body)
         self.assertEqual(json.loads(body)["user"], USER)
-        cookie = [c for c in fields.get("set-cookie", []) if c.startswith("hadoop.auth=")]
+        cookie = [c for c in fields.get("set-cookie", []) if c.startswith("spindle_login=")]
         self.assertEqual(len(cookie), 1, fields)
         self.assertIn("HttpOnly", cookie[0])
         self.assertIn("SameSite=Strict", cookie[0])
@@ -132,7 +132,7 @@ class ServeKerberos(unittest.TestCase):
             wait_for("the user in the header", lambda: browser.run(
                 "return document.getElementById('user').textContent") == "acting as " + USER, 30)
             cookies = browser.session_call("GET", "/cookie")
-            self.assertEqual([c["name"] for c in cookies], ["hadoop.auth"])
+            self.assertEqual([c["name"] for c in cookies], ["spindle_login"])
             self.assertTrue(cookies[0]["httpOnly"])
             browser.screenshot("kerberos-jobs")
         finally:

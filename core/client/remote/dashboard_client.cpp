@@ -5,6 +5,7 @@
 #include "client/remote/dashboard_answers.h"
 #include "http/http_client.h"
 #include "spindle/core/base64.h"
+#include "spindle/tbproxy/kerberos_logins.h"
 
 namespace spindle::client {
 
@@ -48,6 +49,7 @@ Result<std::string> DashboardClient::call(std::string_view method, std::string_v
   if (kerberos) {
     request.negotiate = true;
     request.cookies = static_cast<yarn::http::AuthCookies*>(login_cookies_.get());
+    request.login_cookie = std::string(tbproxy::login_cookie_name);
   } else {
     request.headers.emplace_back("Authorization", "Bearer " + address_.token);
   }

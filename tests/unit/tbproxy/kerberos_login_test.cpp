@@ -66,7 +66,7 @@ TEST(KerberosLogin, TheServedUserIsLetInAndGivenASecureHttpOnlyCookie) {
   auto request = get("/api/v1/jobs");
   request.set(http::field::authorization, "Negotiate Y2Fyb2w=");
   const auto cookie = login_cookie_of(screen_request(request, policy));
-  EXPECT_TRUE(cookie.starts_with("hadoop.auth=")) << cookie;
+  EXPECT_TRUE(cookie.starts_with("spindle_login=")) << cookie;
   EXPECT_NE(cookie.find("; Max-Age=28800"), std::string::npos) << cookie;
   EXPECT_NE(cookie.find("; HttpOnly; SameSite=Strict; Secure"), std::string::npos) << cookie;
 
@@ -128,7 +128,7 @@ TEST(KerberosLogin, AForgedExpiredOrForeignCookieAsksForANewLogin) {
   };
   for (const auto& cookie : cookies) {
     auto request = get("/");
-    request.set(http::field::cookie, "hadoop.auth=" + cookie);
+    request.set(http::field::cookie, "spindle_login=" + cookie);
     const auto answer = answer_of(screen_request(request, policy));
     EXPECT_EQ(answer.status, http::status::unauthorized) << cookie;
     EXPECT_TRUE(answer.negotiate) << cookie;
@@ -148,12 +148,12 @@ TEST(KerberosLogin, ALoginToATensorBoardSetsTheCookieOnWhatIsForwarded) {
   request.set(http::field::authorization, "Negotiate Y2Fyb2w=");
   const auto verdict = screen_request(request, kerberos_policy());
   ASSERT_TRUE(std::holds_alternative<Forward>(verdict));
-  EXPECT_TRUE(std::get<Forward>(verdict).set_cookie.starts_with("hadoop.auth="));
+  EXPECT_TRUE(std::get<Forward>(verdict).set_cookie.starts_with("spindle_login="));
 }
 
 TEST(KerberosLogin, TensorBoardNeverSeesTheLoginCookie) {
   auto request = get("/tb/application_1_0001/data");
-  request.set(http::field::cookie, "theme=dark; hadoop.auth=abc.def");
+  request.set(http::field::cookie, "theme=dark; spindle_login=abc.def");
   const auto head = upstream_request_head(request, ProxyRoute{"application_1_0001", "/data"}, "10.0.0.5:6006",
                                           "10.0.0.9", "https", false, 0);
   EXPECT_EQ(head[http::field::cookie], "theme=dark");

@@ -46,7 +46,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) {
       value.remove_suffix(1);
     }
-    if (name == "set-cookie" && value.starts_with("hadoop.auth=")) {
+    if (name == "set-cookie" && value.starts_with(transfer->request->login_cookie + "=")) {
       transfer->response->auth_cookie = std::string(value.substr(0, value.find(';')));
     }
     transfer->response->headers[name] = std::string(value);
@@ -131,8 +131,9 @@ std::string AuthCookies::for_url(const std::string& url) const {
 
 void AuthCookies::keep(const std::string& url, const std::string& cookie) {
   std::lock_guard lock(mutex_);
-  // "hadoop.auth=" or "hadoop.auth=\"\"" is how a server says to forget it.
-  if (cookie.size() <= std::string_view("hadoop.auth=\"\"").size()) {
+  // "name=" or "name=\"\"" is how a server says to forget it.
+  const auto value = std::string_view(cookie).substr(std::min(cookie.size(), cookie.find('=') + 1));
+  if (value.empty() || value == "\"\"") {
     by_origin_.erase(origin(url));
   } else {
     by_origin_[origin(url)] = cookie;

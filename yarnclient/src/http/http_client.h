@@ -17,14 +17,14 @@ namespace spindle::yarn::http {
 
 using spindle::yarn::WebTrust;
 
-// The signed hadoop.auth cookies Hadoop web servers set once SPNEGO
-// succeeded, by origin (scheme://host:port). Sending one back spares a
-// Kerberos exchange per request. Shared by copies of a client, so guarded.
-// The values are credentials: never log them.
+// The signed login cookies a server sets once SPNEGO succeeded (Hadoop's web
+// servers: hadoop.auth), by origin (scheme://host:port). Sending one back
+// spares a Kerberos exchange per request. Shared by copies of a client, so
+// guarded. The values are credentials: never log them.
 class AuthCookies {
  public:
   std::string for_url(const std::string& url) const;
-  void keep(const std::string& url, const std::string& cookie);  // empty: forget
+  void keep(const std::string& url, const std::string& cookie);  // "name=" or "name=\"\"": forget
 
  private:
   mutable std::mutex mutex_;
@@ -49,7 +49,8 @@ struct Request {
   // Answer a server's "WWW-Authenticate: Negotiate" with SPNEGO from the
   // Kerberos ticket cache. Off for token-only requests (`delegation=`).
   bool negotiate = false;
-  AuthCookies* cookies = nullptr;  // where hadoop.auth cookies are kept and sent from
+  AuthCookies* cookies = nullptr;            // where login cookies are kept and sent from
+  std::string login_cookie = "hadoop.auth";  // the name of the login cookie the server sets
   // For https:// URLs: whom to trust (ssl-client.xml); null: the system's
   // CAs. The server's name is always checked against its certificate.
   const WebTrust* trust = nullptr;
@@ -59,7 +60,7 @@ struct Response {
   long status = 0;
   std::map<std::string, std::string> headers;  // names in lower case
   std::string body;                            // when the request had no `write`
-  std::optional<std::string> auth_cookie;      // "hadoop.auth=..." when the server set one
+  std::optional<std::string> auth_cookie;      // "<login cookie>=..." when the server set one
 
   std::string header(const std::string& name) const {
     auto found = headers.find(name);

@@ -35,8 +35,10 @@ struct KerberosLogins {
   std::chrono::seconds longest_login{std::chrono::hours(10)};
 };
 
-// The cookie a login sets: the name Hadoop's own web servers use for theirs,
-// so Hadoop's HTTP clients keep it as they do against those.
-inline constexpr std::string_view login_cookie_name = "hadoop.auth";
+// The cookie a login sets. Not Hadoop's hadoop.auth: cookies are kept by
+// host name, not port, so a Hadoop web server tunnelled to the same
+// localhost would take ours for a forged one of its own, and the other way
+// round.
+inline constexpr std::string_view login_cookie_name = "spindle_login";
 
 }  // namespace spindle::tbproxy
