@@ -200,7 +200,16 @@ class NameNodeFailover(HaJobTest):
         path, digest = self.big_file()
         command = ("python3 -c 'import hashlib; print(\"digest\", hashlib.sha256(open(\"big.bin\", \"rb\")"
                    ".read()).hexdigest())'")
-        spec = write_spec(self.directory, command, files={"big.bin": path})
+        # Behind the big file, many small ones, each its own round trips to the NameNode: staging then
+        # lasts seconds, not the fraction of one a fast disk takes for the big file alone, so the
+        # failover lands while it is under way.
+        files = {"big.bin": path}
+        for index in range(300):
+            small = os.path.join(self.directory, "small-%03d.txt" % index)
+            with open(small, "w") as out:
+                out.write("%d\n" % index)
+            files[os.path.basename(small)] = small
+        spec = write_spec(self.directory, command, files=files)
         answers = []
         before = set(self.staged_names())
 

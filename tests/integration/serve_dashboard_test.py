@@ -282,11 +282,13 @@ class DashboardInBrowser(unittest.TestCase):
                       "e.getAttribute('type') || e.className, getComputedStyle(e).outlineStyle]"
 
             def tab_to(name):
-                # Every job of the list is a link on the way, so the bound is what the page holds.
-                most = 20 + browser.run("return document.querySelectorAll("
-                                        "'a[href], button, input, select, textarea, [tabindex]').length")
+                # Every job of the list is a link on the way, so the bound is what the page holds now:
+                # the list grows while other tests submit jobs, and is redrawn live (keeping the focus).
+                def most():
+                    return 20 + browser.run("return document.querySelectorAll("
+                                            "'a[href], button, input, select, textarea, [tabindex]').length")
                 walked = []
-                for _ in range(most):
+                while len(walked) < most():
                     browser.press("\ue004")
                     walked.append(browser.run(focused))
                     if walked[-1][1] == name:

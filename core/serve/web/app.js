@@ -70,6 +70,21 @@
        el("thead", {}, el("tr", {}, columns.map((key) => el("th", { scope: "col" }, text(key))))),
        el("tbody", {}, rows));
 
+  // Redraws `container` with `draw`, keeping the keyboard focus on the same link or control if it was
+  // inside: a live update must not throw a keyboard user back to the top of the page.
+  const redrawKeepingFocus = (container, draw) => {
+    const focused = document.activeElement;
+    const key = focused && container.contains(focused)
+      ? (focused.getAttribute("href") ? "[href='" + CSS.escape(focused.getAttribute("href")) + "']"
+                                      : focused.id ? "#" + CSS.escape(focused.id) : null)
+      : null;
+    draw();
+    if (key) {
+      const again = container.querySelector(key);
+      if (again) again.focus({ preventScroll: true });
+    }
+  };
+
   // ---- Jobs ----
   const jobsView = () => {
     let runningOnly = store.getItem("spindle.runningOnly") === "1";
@@ -83,11 +98,11 @@
         el("td", {}, el("a", { href: "#/job/" + job.application_id }, job.application_id)),
         el("td", {}, job.name), el("td", {}, job.user), el("td", {}, job.queue),
         el("td", {}, state(job.state)), el("td", {}, time(job.started_ms || job.submitted_ms))));
-      body.replaceChildren(
+      redrawKeepingFocus(body, () => body.replaceChildren(
         answer.cluster_problem ? el("p", { class: "error" }, answer.cluster_problem) : "",
         rows.length ? table(["col.application", "col.name", "col.user", "col.queue", "col.state", "col.started"], rows,
                             { id: "jobs" })
-                    : el("p", { class: "muted", id: "no-jobs" }, text(answer.jobs.length ? "jobs.none.match" : "jobs.none")));
+                    : el("p", { class: "muted", id: "no-jobs" }, text(answer.jobs.length ? "jobs.none.match" : "jobs.none"))));
     };
     let last = null;
     const page = el("section", {},
