@@ -54,6 +54,10 @@ void applyPalette(QApplication& application, bool dark) {
   application.setPalette(palette);
 }
 
+QColor problemColor() {
+  return isDarkPalette() ? QColor(0xff, 0x8a, 0x80) : QColor(0xc6, 0x28, 0x28);
+}
+
 bool isDarkPalette() {
   const QPalette palette = QApplication::palette();
   return palette.color(QPalette::Window).lightness() < palette.color(QPalette::WindowText).lightness();

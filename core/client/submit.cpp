@@ -1,4 +1,5 @@
 #include "spindle/client/submit.h"
+#include "spindle/core/text_encodings.h"
 
 #include "spindle/client/job_api_transport.h"
 #include "spindle/core/job_certificate.h"
@@ -43,13 +44,7 @@ Result<std::string> fresh_secret() {
   if (::getrandom(bytes, sizeof(bytes), 0) != static_cast<ssize_t>(sizeof(bytes))) {
     return make_error("the system gave no random bytes for the job's secret");
   }
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string secret;
-  for (unsigned char byte : bytes) {
-    secret += digits[byte >> 4];
-    secret += digits[byte & 0xf];
-  }
-  return secret;
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof(bytes)));
 }
 
 std::filesystem::path container_binary(const SubmitOptions& options) {

@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include "spindle/core/text_encodings.h"
+
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -25,13 +27,7 @@ std::string Sha256::hex_digest() {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int length = 0;
   EVP_DigestFinal_ex(context_, digest.data(), &length);
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string text;
-  for (unsigned int i = 0; i < length; ++i) {
-    text += digits[digest[i] >> 4];
-    text += digits[digest[i] & 0xf];
-  }
-  return text;
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), length));
 }
 
 std::string sha256_hex(std::string_view bytes) {

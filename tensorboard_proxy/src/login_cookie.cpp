@@ -6,7 +6,8 @@
 #include <array>
 #include <charconv>
 
-#include "spindle/core/base64.h"
+#include "spindle/core/text_encodings.h"
+#include "text_fields.h"
 
 namespace spindle::tbproxy {
 namespace {
@@ -16,21 +17,7 @@ std::string signature(std::string_view payload, std::string_view secret) {
   unsigned int length = 0;
   HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
        reinterpret_cast<const unsigned char*>(payload.data()), payload.size(), digest.data(), &length);
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += digits[digest[i] >> 4];
-    hex += digits[digest[i] & 0xf];
-  }
-  return hex;
-}
-
-// Constant time, so the answer's timing says nothing about the signature.
-bool same_text(std::string_view given, std::string_view expected) {
-  if (given.size() != expected.size()) return false;
-  unsigned char difference = 0;
-  for (std::size_t i = 0; i < given.size(); ++i) difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
-  return difference == 0;
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), length));
 }
 
 }  // namespace
@@ -47,7 +34,7 @@ std::optional<std::string> verified_login(std::string_view cookie, std::string_v
   const auto dot = cookie.rfind('.');
   if (dot == std::string_view::npos) return std::nullopt;
   const auto payload = cookie.substr(0, dot);
-  if (!same_text(cookie.substr(dot + 1), signature(payload, secret))) return std::nullopt;
+  if (!same_secret(cookie.substr(dot + 1), signature(payload, secret))) return std::nullopt;
   const auto text = base64_decode(payload);
   if (!text) return std::nullopt;
   const auto newline = text->rfind('\n');

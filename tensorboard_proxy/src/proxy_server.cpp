@@ -17,6 +17,7 @@
 
 #include "client_session.h"
 #include "proxy_context.h"
+#include "spindle/core/text_encodings.h"
 #include "upstream_pool.h"
 
 namespace spindle::tbproxy {
@@ -189,13 +190,7 @@ Result<std::string> make_access_token() {
     }
     filled += static_cast<std::size_t>(got);
   }
-  constexpr char digits[] = "0123456789abcdef";
-  std::string token;
-  for (const unsigned char byte : bytes) {
-    token += digits[byte >> 4];
-    token += digits[byte & 0xf];
-  }
-  return token;
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof(bytes)));
 }
 
 bool is_loopback_address(std::string_view address) {

@@ -65,16 +65,6 @@ bool is_loopback_host(std::string_view host_field) {
   return dots == 3;
 }
 
-// Constant time, so the answer's timing says nothing about the token.
-bool same_token(std::string_view given, std::string_view expected) {
-  if (given.size() != expected.size()) return false;
-  unsigned char difference = 0;
-  for (std::size_t i = 0; i < given.size(); ++i) {
-    difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
-  }
-  return difference == 0;
-}
-
 std::optional<std::string_view> cookie_value(const http::fields& fields, std::string_view name) {
   for (const auto& field : fields) {
     if (field.name() != http::field::cookie) continue;
@@ -101,7 +91,7 @@ std::string cookie_attributes(const ScreenPolicy& policy) {
 // The token given once in the address: traded for its cookie.
 Admission token_in_address(std::string_view target, std::size_t question, std::string_view given,
                            const ScreenPolicy& policy) {
-  if (!same_token(given, policy.access_token)) {
+  if (!same_secret(given, policy.access_token)) {
     return {refuse(http::status::forbidden,
                    "The token in this address is not this server's; open the URL that spindle tensorboard or "
                    "spindle serve printed."),
@@ -170,7 +160,7 @@ Admission admit(const http::request_header<>& head, const ScreenPolicy& policy) 
   }
   const auto authorization = view(head[http::field::authorization]);
   if (!token.empty() && istarts_with(authorization, "bearer ")) {
-    if (!same_token(trim(authorization.substr(7)), token)) {
+    if (!same_secret(trim(authorization.substr(7)), token)) {
       return {
           refuse(http::status::forbidden,
                  "The bearer token of this request is not this server's; send the one that spindle serve or spindle "
@@ -183,7 +173,7 @@ Admission admit(const http::request_header<>& head, const ScreenPolicy& policy) 
     return kerberos_login(trim(authorization.substr(10)), policy);
   }
   if (const auto cookie = cookie_value(head, token_cookie_name); !token.empty() && cookie) {
-    if (!same_token(*cookie, token)) {
+    if (!same_secret(*cookie, token)) {
       return {refuse(http::status::forbidden,
                      "The access token this browser holds is not this server's; open the URL that spindle "
                      "tensorboard or spindle serve printed."),

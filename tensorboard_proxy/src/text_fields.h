@@ -24,6 +24,14 @@ inline bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+// Compares secrets (tokens, signatures) in a time that says nothing of where they differ.
+inline bool same_secret(std::string_view given, std::string_view expected) {
+  if (given.size() != expected.size()) return false;
+  unsigned char difference = 0;
+  for (std::size_t i = 0; i < given.size(); ++i) difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
+  return difference == 0;
+}
+
 inline bool istarts_with(std::string_view text, std::string_view head) {
   return text.size() >= head.size() && iequals(text.substr(0, head.size()), head);
 }

@@ -149,15 +149,24 @@ class ServeYarnTest : public QObject {
     QVERIFY(changed.wait(60000));
     QVERIFY2(poller.problem().contains(QLatin1String("cannot reach the Spindle server at http://127.0.0.1:1")),
              qPrintable(poller.problem()));
-    const auto* summary = list.findChild<QLabel*>(QStringLiteral("jobsSummary"));
-    QVERIFY(summary);
-    QVERIFY2(summary->text().startsWith(QLatin1String("Not brought up to date: cannot reach the Spindle server")),
-             qPrintable(summary->text()));
+    const auto* behind = list.findChild<QLabel*>(QStringLiteral("jobsBehind"));
+    QVERIFY(behind);
+    QVERIFY2(behind->text().startsWith(QLatin1String("Not brought up to date: cannot reach the Spindle server")),
+             qPrintable(behind->text()));
+    QVERIFY(!behind->isHidden());
+    list.resize(1100, 520);
+    list.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&list));
+    for (const bool dark : {false, true}) {
+      applyPalette(*qApp, dark);
+      saveScreenshot(&list, QStringLiteral("jobs-behind-server") + (dark ? QStringLiteral("-dark") : QString()));
+    }
+    applyPalette(*qApp, false);
     poller.setSetup(setup_);
     poller.poll();
     QVERIFY(changed.wait(60000));
     QCOMPARE(poller.problem(), QString());
-    QVERIFY2(!summary->text().contains(QLatin1String("Not brought up to date")), qPrintable(summary->text()));
+    QVERIFY(behind->isHidden());
   }
 
   void aSubmitIsFollowedToItsEndThroughTheServer() {

@@ -1,6 +1,6 @@
 #include <nlohmann/json.hpp>
 
-#include "spindle/core/base64.h"
+#include "spindle/core/text_encodings.h"
 #include "spindle/yarn/application_types.h"
 
 namespace spindle::yarn {

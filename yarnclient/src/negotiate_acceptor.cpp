@@ -9,7 +9,8 @@
 #include <mutex>
 
 #include "ipc/gss_handles.h"
-#include "spindle/core/base64.h"
+#include "ipc/kerberos_errors.h"
+#include "spindle/core/text_encodings.h"
 #include "spindle/yarn/token_service.h"
 
 namespace spindle::yarn {
@@ -19,27 +20,6 @@ using ipc::GssBuffer;
 using ipc::GssContext;
 using ipc::GssCredential;
 using ipc::GssName;
-
-std::string gss_messages(OM_uint32 status, int type) {
-  std::string text;
-  OM_uint32 context = 0;
-  do {
-    OM_uint32 minor = 0;
-    GssBuffer part;
-    if (GSS_ERROR(gss_display_status(&minor, status, type, GSS_C_NO_OID, &context, part.get()))) break;
-    if (!text.empty()) text += "; ";
-    text += part.text();
-  } while (context != 0);
-  return text;
-}
-
-// The mechanism's own words first: "Request is a replay", "Clock skew too great".
-std::string gss_reason(OM_uint32 major, OM_uint32 minor) {
-  auto mechanism = minor != 0 ? gss_messages(minor, GSS_C_MECH_CODE) : std::string();
-  auto general = gss_messages(major, GSS_C_GSS_CODE);
-  if (mechanism.empty()) return general;
-  return mechanism + " (" + general + ")";
-}
 
 std::string default_realm() {
   krb5_context context = nullptr;
@@ -77,7 +57,8 @@ class KeytabAcceptor final : public NegotiateAcceptor {
                                              &store, credential_.out(), nullptr, nullptr);
     if (GSS_ERROR(major)) {
       return make_error("the keytab " + keytab_ + " holds no key to accept logins" +
-                        (principal.empty() ? std::string() : " as " + principal) + ": " + gss_reason(major, minor));
+                        (principal.empty() ? std::string() : " as " + principal) + ": " +
+                        ipc::gss_status_text(major, minor));
     }
     return {};
   }
@@ -101,7 +82,7 @@ class KeytabAcceptor final : public NegotiateAcceptor {
     if (major == GSS_S_CONTINUE_NEEDED) {
       return make_error("it was not Kerberos (NTLM, perhaps); sign in with a Kerberos ticket from kinit");
     }
-    if (GSS_ERROR(major)) return make_error(gss_reason(major, minor));
+    if (GSS_ERROR(major)) return make_error(ipc::gss_status_text(major, minor));
     GssBuffer displayed;
     if (GSS_ERROR(gss_display_name(&minor, client.get(), displayed.get(), nullptr))) {
       return make_error("the client's principal cannot be read");

@@ -41,88 +41,89 @@ std::optional<JobSpec> readSpec(const std::string& specYaml, CompareView::Job& j
   return std::move(*spec);
 }
 
+void nameJob(CompareView::Job& job, const std::string& name, const std::string& state) {
+  job.label = qs(name) + QStringLiteral(" (") + job.applicationId.right(4) + QLatin1Char(')');
+  job.state = qs(state);
+}
+
 // Through a Spindle server, which reads the event files where the cluster keeps them.
-std::vector<CompareView::Job> loadJobsThroughServer(const QStringList& ids, const HadoopSetup& setup) {
-  std::vector<CompareView::Job> jobs;
-  auto server = setup.dashboard();
-  for (const QString& id : ids) {
-    CompareView::Job job;
-    job.applicationId = id;
-    job.label = id.right(4);
-    if (!server) {
-      job.problem = qs(server.error().message);
-      jobs.push_back(std::move(job));
-      continue;
-    }
-    auto remote = server->job(ss(id));
-    if (!remote) {
-      job.problem = qs(remote.error().message);
-      jobs.push_back(std::move(job));
-      continue;
-    }
-    job.label = qs(remote->entry.name) + QStringLiteral(" (") + id.right(4) + QLatin1Char(')');
-    job.state = qs(remote->entry.state);
-    auto spec = server->spec(ss(id));
-    if (!spec) {
-      job.problem = qs(spec.error().message);
-    } else if (!spec->empty()) {
-      (void)readSpec(*spec, job);
-    }
-    auto points = server->metrics(ss(id), 0);
-    if (!points) {
-      job.problem = qs(points.error().message);
-    } else {
-      for (const auto& point : points->points) {
-        if (point.source == "container") continue;  // memory and CPU, not training scalars
-        job.scalars[qs(point.tag)][qs(point.run)].append(QPointF(static_cast<double>(point.step), point.value));
-      }
-    }
-    jobs.push_back(std::move(job));
+void readThroughServer(const Result<client::DashboardClient>& server, CompareView::Job& job) {
+  if (!server) {
+    job.problem = qs(server.error().message);
+    return;
   }
-  return jobs;
+  const auto id = ss(job.applicationId);
+  auto remote = server->job(id);
+  if (!remote) {
+    job.problem = qs(remote.error().message);
+    return;
+  }
+  nameJob(job, remote->entry.name, remote->entry.state);
+  auto spec = server->spec(id);
+  if (!spec) {
+    job.problem = qs(spec.error().message);
+  } else if (!spec->empty()) {
+    (void)readSpec(*spec, job);
+  }
+  auto points = server->metrics(id, 0);
+  if (!points) {
+    job.problem = qs(points.error().message);
+    return;
+  }
+  for (const auto& point : points->points) {
+    if (point.source == "container") continue;  // memory and CPU, not training scalars
+    job.scalars[qs(point.tag)][qs(point.run)].append(QPointF(static_cast<double>(point.step), point.value));
+  }
+}
+
+// From this machine's history and the event files its spec names.
+void readFromHistory(Result<client::HistoryStore>& store, CompareView::Job& job) {
+  if (!store) {
+    job.problem = qs(store.error().message);
+    return;
+  }
+  auto entry = store->job(ss(job.applicationId));
+  if (!entry || !*entry) {
+    job.problem = entry ? QObject::tr("not in the job history") : qs(entry.error().message);
+    return;
+  }
+  nameJob(job, (*entry)->name, (*entry)->state);
+  const auto spec = readSpec((*entry)->spec_yaml, job);
+  if (!spec) return;
+  if (spec->output.empty()) {
+    job.problem = QObject::tr("its spec names no output directory, so it has no event files");
+    return;
+  }
+  auto directory = client::JobLogDirectory::open(spec->output);
+  auto update = directory ? directory->poll() : Result<LogDirectoryUpdate>(directory.error());
+  if (!update) {
+    job.problem = qs(update.error().message);
+    return;
+  }
+  for (const auto& run : update->runs) {
+    for (const auto& point : run.points) {
+      job.scalars[qs(point.tag)][qs(run.run)].append(QPointF(static_cast<double>(point.step), point.value));
+    }
+  }
 }
 
 std::vector<CompareView::Job> loadJobs(const QStringList& ids, const QString& historyPath, const HadoopSetup& setup) {
-  if (setup.throughServer()) return loadJobsThroughServer(ids, setup);
+  std::optional<Result<client::DashboardClient>> server;
+  std::optional<Result<client::HistoryStore>> store;
+  if (setup.throughServer()) {
+    server.emplace(setup.dashboard());
+  } else {
+    store.emplace(historyPath.isEmpty() ? client::HistoryStore::open() : client::HistoryStore::open(ss(historyPath)));
+  }
   std::vector<CompareView::Job> jobs;
-  auto store = historyPath.isEmpty() ? client::HistoryStore::open() : client::HistoryStore::open(ss(historyPath));
   for (const QString& id : ids) {
     CompareView::Job job;
     job.applicationId = id;
     job.label = id.right(4);
-    if (!store) {
-      job.problem = qs(store.error().message);
-      jobs.push_back(std::move(job));
-      continue;
-    }
-    auto entry = store->job(ss(id));
-    if (!entry || !*entry) {
-      job.problem = entry ? QObject::tr("not in the job history") : qs(entry.error().message);
-      jobs.push_back(std::move(job));
-      continue;
-    }
-    job.label = qs((*entry)->name) + QStringLiteral(" (") + id.right(4) + QLatin1Char(')');
-    job.state = qs((*entry)->state);
-    const auto spec = readSpec((*entry)->spec_yaml, job);
-    if (!spec) {
-      jobs.push_back(std::move(job));
-      continue;
-    }
-    if (spec->output.empty()) {
-      job.problem = QObject::tr("its spec names no output directory, so it has no event files");
-      jobs.push_back(std::move(job));
-      continue;
-    }
-    auto directory = client::JobLogDirectory::open(spec->output);
-    auto update = directory ? directory->poll() : Result<LogDirectoryUpdate>(directory.error());
-    if (!update) {
-      job.problem = qs(update.error().message);
+    if (server) {
+      readThroughServer(*server, job);
     } else {
-      for (const auto& run : update->runs) {
-        for (const auto& point : run.points) {
-          job.scalars[qs(point.tag)][qs(run.run)].append(QPointF(static_cast<double>(point.step), point.value));
-        }
-      }
+      readFromHistory(*store, job);
     }
     jobs.push_back(std::move(job));
   }

@@ -8,13 +8,6 @@
 #include "theme.h"
 
 namespace spindle::gui {
-namespace {
-
-QColor problemColor() {
-  return isDarkPalette() ? QColor(0xff, 0x8a, 0x80) : QColor(0xc6, 0x28, 0x28);
-}
-
-}  // namespace
 
 FieldMessages::FieldMessages(QObject* parent) : QObject(parent) {}
 

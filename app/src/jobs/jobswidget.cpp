@@ -5,6 +5,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -15,6 +16,7 @@
 
 #include "jobs/jobsfilterproxy.h"
 #include "jobs/jobsmodel.h"
+#include "theme.h"
 
 namespace spindle::gui {
 
@@ -80,6 +82,12 @@ JobsWidget::JobsWidget(JobsModel* model, QWidget* parent) : QWidget(parent), mod
   summary_->setObjectName(QStringLiteral("jobsSummary"));
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);
+  behind_ = new QLabel;
+  behind_->setObjectName(QStringLiteral("jobsBehind"));
+  behind_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  behind_->setWordWrap(true);
+  behind_->setProperty("spindleDynamicText", true);  // the server's or the cluster's own sentence
+  behind_->hide();
 
   auto* filters = new QHBoxLayout;
   filters->addWidget(searchLabel);
@@ -90,7 +98,8 @@ JobsWidget::JobsWidget(JobsModel* model, QWidget* parent) : QWidget(parent), mod
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(filters);
   layout->addWidget(view_, 1);
-  layout->addWidget(empty_);
+  layout->addWidget(empty_, 1);
+  layout->addWidget(behind_);
   layout->addWidget(summary_);
 
   connect(search_, &QLineEdit::textChanged, model_, &JobsModel::setSearch);
@@ -119,24 +128,35 @@ void JobsWidget::updateSummary() {
     if (!model_->entry(row)->is_final()) ++running;
   }
   const bool filtering = !search_->text().isEmpty() || states_->currentIndex() != 0;
-  empty_->setVisible(model_->rowCount() == 0 && !filtering && model_->problem().isEmpty());
-  view_->setVisible(!empty_->isVisible());
+  // Decided here, not read back: isVisible() is false for every child until the window is shown.
+  const bool none = model_->rowCount() == 0 && !filtering && model_->problem().isEmpty();
+  empty_->setVisible(none);
+  view_->setVisible(!none);
   if (!model_->problem().isEmpty()) {
     summary_->setText(tr("The history cannot be read: %1").arg(model_->problem()));
     return;
   }
-  QString text = tr("%n job(s) shown", nullptr, shown) + QStringLiteral(" · ") +
-                 tr("%n not finished", nullptr, running) + QStringLiteral(" · ") +
-                 tr("history: %1").arg(QDir::toNativeSeparators(model_->historyPath()));
-  if (!updateProblem_.isEmpty()) {
-    text = tr("Not brought up to date: %1").arg(updateProblem_) + QStringLiteral(" · ") + text;
-  }
-  summary_->setText(text);
+  summary_->setText(tr("%n job(s) shown", nullptr, shown) + QStringLiteral(" · ") +
+                    tr("%n not finished", nullptr, running) + QStringLiteral(" · ") +
+                    tr("history: %1").arg(QDir::toNativeSeparators(model_->historyPath())));
 }
 
 void JobsWidget::setUpdateProblem(const QString& problem) {
-  updateProblem_ = problem;
-  updateSummary();
+  behind_->setText(problem.isEmpty() ? QString() : tr("Not brought up to date: %1").arg(problem));
+  behind_->setVisible(!problem.isEmpty());
+  colourProblem();
+}
+
+void JobsWidget::colourProblem() {
+  QPalette palette = behind_->palette();
+  palette.setColor(QPalette::WindowText, problemColor());
+  behind_->setPalette(palette);
+}
+
+void JobsWidget::changeEvent(QEvent* event) {
+  // The problem's colour follows a switch between the light and the dark palette.
+  if (event->type() == QEvent::PaletteChange) colourProblem();
+  QWidget::changeEvent(event);
 }
 
 QString JobsWidget::selectedApplicationId() const {

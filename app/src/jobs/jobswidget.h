@@ -44,9 +44,13 @@ class JobsWidget : public QWidget {
   void compareRequested(const QStringList& applicationIds);
   void statusMessage(const QString& message);
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
   void applyStateFilter();
   void updateSummary();
+  void colourProblem();
 
   JobsModel* model_;
   JobsFilterProxy* proxy_;
@@ -54,7 +58,7 @@ class JobsWidget : public QWidget {
   QLineEdit* search_;
   QComboBox* states_;
   QLabel* summary_;
-  QString updateProblem_;
+  QLabel* behind_;  // why the list may be behind the cluster
   QLabel* empty_;
 };
 

@@ -8,7 +8,7 @@
 
 #include "client/mlflow/mlflow_answers.h"
 #include "http/http_client.h"
-#include "spindle/core/base64.h"
+#include "spindle/core/text_encodings.h"
 
 namespace spindle::client {
 namespace {

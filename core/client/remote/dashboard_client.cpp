@@ -4,7 +4,7 @@
 
 #include "client/remote/dashboard_answers.h"
 #include "http/http_client.h"
-#include "spindle/core/base64.h"
+#include "spindle/core/text_encodings.h"
 #include "spindle/tbproxy/kerberos_logins.h"
 
 namespace spindle::client {

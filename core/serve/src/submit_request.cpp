@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "spindle/core/base64.h"
+#include "spindle/core/text_encodings.h"
 
 namespace spindle::serve {
 namespace {

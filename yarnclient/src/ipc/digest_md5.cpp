@@ -7,21 +7,10 @@
 #include <array>
 #include <charconv>
 
-#include "spindle/core/base64.h"
+#include "spindle/core/text_encodings.h"
 
 namespace spindle::yarn::ipc {
 namespace {
-
-std::string to_hex(std::string_view bytes) {
-  constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(digits[c >> 4]);
-    out.push_back(digits[c & 0x0F]);
-  }
-  return out;
-}
 
 void skip_spaces(std::string_view& text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == ',')) text.remove_prefix(1);
@@ -96,7 +85,7 @@ std::string md5_raw(std::string_view data) {
 }
 
 std::string md5_hex(std::string_view data) {
-  return to_hex(md5_raw(data));
+  return hex_encode(md5_raw(data));
 }
 
 std::string base64(std::string_view bytes) {
@@ -198,7 +187,7 @@ Result<std::string> DigestMd5Client::respond(std::string_view text) {
   const std::string nc = "00000001";
   const std::string a1 = md5_raw(username_ + ":" + realm_ + ":" + password_) + ":" + nonce_ + ":" + cnonce_;
   session_key_ = md5_raw(a1);
-  const std::string ha1 = to_hex(session_key_);
+  const std::string ha1 = hex_encode(session_key_);
   const std::string response = md5_hex(ha1 + ":" + nonce_ + ":" + nc + ":" + cnonce_ + ":" + qop + ":" +
                                        md5_hex("AUTHENTICATE:" + digest_uri_ + a2_suffix));
   expected_rspauth_ =

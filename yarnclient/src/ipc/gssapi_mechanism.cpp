@@ -18,25 +18,6 @@ namespace {
 
 using Step = KerberosAttempt::Step;
 
-// The library's own words for a status, both the generic GSS-API part and
-// the Kerberos part.
-std::string status_text(OM_uint32 major, OM_uint32 minor) {
-  std::string text;
-  auto append = [&](OM_uint32 code, int type, gss_OID mechanism) {
-    OM_uint32 context = 0;
-    do {
-      OM_uint32 ignored = 0;
-      GssBuffer message;
-      if (GSS_ERROR(gss_display_status(&ignored, code, type, mechanism, &context, message.get()))) return;
-      if (!text.empty()) text += ": ";
-      text += message.text();
-    } while (context != 0);
-  };
-  append(major, GSS_C_GSS_CODE, GSS_C_NO_OID);
-  if (minor != 0) append(minor, GSS_C_MECH_CODE, const_cast<gss_OID>(gss_mech_krb5));
-  return text;
-}
-
 // The default realm and ticket cache, for the checks and the sentences.
 struct KerberosDefaults {
   std::string realm;
@@ -133,7 +114,7 @@ class GssapiMechanism final : public SaslMechanism {
   Error failure(Step step, OM_uint32 major, OM_uint32 minor) const {
     KerberosAttempt attempt = attempt_;
     attempt.step = step;
-    return kerberos_failure(attempt, major, static_cast<std::int32_t>(minor), status_text(major, minor));
+    return kerberos_failure(attempt, major, static_cast<std::int32_t>(minor), gss_status_text(major, minor));
   }
 
   Result<void> acquire_credentials() {

@@ -1,9 +1,12 @@
 #include "ipc/kerberos_errors.h"
 
 #include <gssapi/gssapi.h>
+#include <gssapi/gssapi_krb5.h>
 #include <krb5/krb5.h>
 
 #include <cerrno>
+
+#include "ipc/gss_handles.h"
 
 namespace spindle::yarn::ipc {
 namespace {
@@ -19,6 +22,23 @@ std::string realm_text(const KerberosAttempt& attempt) {
 }
 
 }  // namespace
+
+std::string gss_status_text(std::uint32_t major, std::uint32_t minor) {
+  std::string text;
+  auto append = [&](OM_uint32 code, int type, gss_OID mechanism) {
+    OM_uint32 context = 0;
+    do {
+      OM_uint32 ignored = 0;
+      GssBuffer message;
+      if (GSS_ERROR(gss_display_status(&ignored, code, type, mechanism, &context, message.get()))) return;
+      if (!text.empty()) text += ": ";
+      text += message.text();
+    } while (context != 0);
+  };
+  append(major, GSS_C_GSS_CODE, GSS_C_NO_OID);
+  if (minor != 0) append(minor, GSS_C_MECH_CODE, const_cast<gss_OID>(gss_mech_krb5));
+  return text;
+}
 
 Error no_kerberos_ticket(const KerberosAttempt& attempt) {
   const std::string cache = attempt.ticket_cache.empty() ? std::string("the ticket cache") : attempt.ticket_cache;

@@ -19,6 +19,10 @@ struct KerberosAttempt {
   std::string realm;             // the default realm, when known
 };
 
+// The library's own words for a GSS-API status: the generic part, then the
+// Kerberos mechanism's ("Clock skew too great", "Request is a replay").
+std::string gss_status_text(std::uint32_t major, std::uint32_t minor);
+
 // One sentence for a GSS-API failure, telling what to do: run kinit, fix
 // krb5.conf, get a fresh keytab, and so on. `major` and `minor` are the
 // GSS-API status codes; for the Kerberos mechanism `minor` is a krb5 error

@@ -1,4 +1,4 @@
-#include "spindle/core/base64.h"
+#include "spindle/core/text_encodings.h"
 
 #include <openssl/evp.h>
 
@@ -10,6 +10,17 @@ std::string base64_encode(std::string_view bytes) {
       EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
                       reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
   out.resize(static_cast<std::size_t>(written));
+  return out;
+}
+
+std::string hex_encode(std::string_view bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (const unsigned char byte : bytes) {
+    out += digits[byte >> 4];
+    out += digits[byte & 0xf];
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-#include "spindle/core/base64.h"
+#include "spindle/core/text_encodings.h"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +20,11 @@ TEST(Base64, DecodesWhatItEncodes) {
     ASSERT_TRUE(decoded) << bytes;
     EXPECT_EQ(*decoded, bytes);
   }
+}
+
+TEST(Hex, TwoLowerCaseDigitsAByte) {
+  EXPECT_EQ(hex_encode(""), "");
+  EXPECT_EQ(hex_encode(std::string("\x00\x0f\xa0\xff", 4)), "000fa0ff");
 }
 
 TEST(Base64, RefusesWhatIsNotWholeBase64) {
