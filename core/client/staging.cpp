@@ -2,8 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <chrono>
-#include <fstream>
+#include <mutex>
+#include <thread>
 
 #include "spindle/client/submit.h"
 #include "spindle/yarn/webhdfs.h"
@@ -32,13 +34,6 @@ class LocalStaging final : public StagingArea {
     std::filesystem::copy_file(local, directory_ / name, std::filesystem::copy_options::overwrite_existing, ec);
     if (ec) return make_error("cannot stage " + local.string() + " in " + directory_.string() + ": " + ec.message());
     return described(directory_ / name, name, archive);
-  }
-  Result<yarn::LocalFile> put_text(const std::string& text, const std::string& name) override {
-    std::ofstream out(directory_ / name, std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) return make_error("cannot write " + (directory_ / name).string());
-    return described(directory_ / name, name, false);
   }
   Result<yarn::LocalFile> describe(const std::string& uri, const std::string& name, bool archive) override {
     if (!uri.starts_with("file://")) {
@@ -81,11 +76,6 @@ class HdfsStaging final : public StagingArea {
     const auto path = directory_ + "/" + name;
     if (auto uploaded = hdfs_.upload(local, path, true); !uploaded) return uploaded.error();
     return described(path, name, archive);
-  }
-  Result<yarn::LocalFile> put_text(const std::string& text, const std::string& name) override {
-    const auto path = directory_ + "/" + name;
-    if (auto written = hdfs_.write(path, text, true); !written) return written.error();
-    return described(path, name, false);
   }
   Result<yarn::LocalFile> describe(const std::string& uri, const std::string& name, bool archive) override {
     if (!uri.starts_with("hdfs://")) {
@@ -138,6 +128,35 @@ Result<std::unique_ptr<StagingArea>> StagingArea::open(const yarn::HadoopConfigu
   if (!hdfs) return hdfs.error();
   const auto directory = "/user/" + hdfs->options().user + "/.spindle/" + application_id;
   return std::unique_ptr<StagingArea>(std::make_unique<HdfsStaging>(std::move(*hdfs), directory));
+}
+
+StagedItems stage_all(StagingArea& area, const std::vector<StagingItem>& items, std::size_t at_once) {
+  StagedItems staged;
+  staged.files.assign(items.size(), Result<yarn::LocalFile>(make_error("not staged: an earlier file failed")));
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex failure_mutex;
+  auto work = [&] {
+    while (!failed) {
+      const auto index = next++;
+      if (index >= items.size()) return;
+      const auto& item = items[index];
+      auto result = item.remote() ? area.describe(item.source, item.name, item.archive)
+                                  : area.put(item.source, item.name, item.archive);
+      if (!result) {
+        std::lock_guard lock(failure_mutex);
+        if (!staged.first_failure) staged.first_failure = index;
+        failed = true;
+      }
+      staged.files[index] = std::move(result);
+    }
+  };
+  std::vector<std::thread> workers;
+  const auto threads = std::min(std::max<std::size_t>(at_once, 1), items.size());
+  for (std::size_t i = 1; i < threads; ++i) workers.emplace_back(work);
+  work();
+  for (auto& worker : workers) worker.join();
+  return staged;
 }
 
 Result<bool> remove_staging_left_behind(const yarn::HadoopConfiguration& configuration,

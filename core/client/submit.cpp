@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -31,6 +32,9 @@ namespace spindle::client {
 namespace {
 
 using Kind = SubmitError::Kind;
+
+// Uploads of the spec's local files in flight at once.
+constexpr std::size_t files_staged_at_once = 4;
 
 SubmitError bad_input(std::string message) {
   return SubmitError{Kind::bad_input, std::move(message)};
@@ -248,21 +252,8 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   progress("staging the job's files in " + area.location());
   if (auto made = area.create(); !made) return fail(cluster_error(made.error().message));
   std::vector<yarn::LocalFile> staged;
-  auto stage = [&](Result<yarn::LocalFile> file) -> bool {
-    if (!file) return false;
-    staged.push_back(std::move(*file));
-    return true;
-  };
-  std::string why;
-  auto keep = [&](Result<yarn::LocalFile> file) {
-    if (!file) why = file.error().message;
-    return stage(std::move(file));
-  };
   // Bytes staged, for a progress bar: local files only (remote ones are not copied).
-  // What the containers read: everything but how the client logged in.
-  shipped.kerberos.reset();
-  const std::string job_json = to_json(shipped).dump(2);
-  std::uint64_t bytes_total = job_json.size();
+  std::uint64_t bytes_total = 0;
   std::uint64_t bytes_staged = 0;
   auto size_of = [](const std::filesystem::path& path) {
     std::error_code size_error;
@@ -307,26 +298,31 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     staged.push_back(**found);
     shipped_environment = std::move(shipment);
   }
-  // Staged once per build, outside the job's directory, and kept by the nodes.
-  auto cached_binary = cached_container_binary(configuration, binary);
+  // Staged once per build, outside the job's directory, and kept by the
+  // nodes; looked up while the job's own files go up.
+  auto binary_lookup = std::async(std::launch::async,
+                                  [&configuration, &binary] { return cached_container_binary(configuration, binary); });
+  std::vector<StagingItem> items;
+  for (const auto* list : {&spec.files, &spec.archives}) {
+    for (const auto& file : *list) items.push_back({file.source, file.name, list == &spec.archives});
+  }
+  auto files = stage_all(area, items, files_staged_at_once);
+  auto cached_binary = binary_lookup.get();
   if (!cached_binary) return fail(cluster_error(cached_binary.error().message));
   progress(std::string("container binary: ") + (cached_binary->uploaded_now ? "uploaded " : "the cluster holds ") +
            cached_binary->resource.url + (cached_binary->uploaded_now ? "" : " already"));
   if (cached_binary->uploaded_now) {
-    // Known only now, and before any other file is counted: part of this submit's bytes.
+    // Known only now: part of this submit's bytes.
     bytes_total += static_cast<std::uint64_t>(cached_binary->resource.size);
     (void)counted(cached_binary->resource);
   }
   staged.push_back(cached_binary->resource);
-  if (!keep(counted(area.put_text(job_json, "job.json")))) return fail(cluster_error(why));
-  for (const auto* list : {&spec.files, &spec.archives}) {
-    const bool archive = list == &spec.archives;
-    for (const auto& file : *list) {
-      const bool remote = file.source.find("://") != std::string::npos;
-      auto described =
-          remote ? area.describe(file.source, file.name, archive) : counted(area.put(file.source, file.name, archive));
-      if (!keep(std::move(described))) return fail(remote ? bad_input(why) : cluster_error(why));
-    }
+  if (files.first_failure) {
+    const auto& failure = files.files[*files.first_failure].error().message;
+    return fail(items[*files.first_failure].remote() ? bad_input(failure) : cluster_error(failure));
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    staged.push_back(items[i].remote() ? std::move(*files.files[i]) : *counted(std::move(files.files[i])));
   }
 
   yarn::SubmissionRequest request;
@@ -350,6 +346,10 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   request.am.commands = {"./spindle-container master 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
   yarn::Credentials credentials = std::move(*tokens);
   credentials.secrets["spindle.job.secret"] = *secret;
+  // What the containers read, everything but how the client logged in, goes
+  // with the launch rather than as a file: nothing waits for HDFS to close it.
+  shipped.kerberos.reset();
+  credentials.secrets["spindle.job.spec"] = to_json(shipped).dump();
   // On an encrypted cluster the job's API speaks TLS with a certificate made
   // here for this job; its key goes only to the master, its pin to the record.
   std::string api_pin;

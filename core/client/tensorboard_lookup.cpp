@@ -60,7 +60,14 @@ UpstreamLookup find_tensorboard(JobConnection& job) {
     }
     auto address = parse_host_port(task.address);
     if (!address) return UpstreamUnavailable{UpstreamState::unreachable, address.error().message};
-    return tbproxy::UpstreamAddress{address->host, address->port};
+    // On an encrypted cluster our TensorBoard serves behind TLS, and its
+    // executor sends the pin with its first heartbeat, as the command starts.
+    // (A tensorboard task with a command of its own serves as it chooses.)
+    const bool encrypted = job.record() && !job.record()->api_certificate_sha256.empty();
+    if (encrypted && task.certificate_sha256.empty() && task.phase != "running") {
+      return UpstreamUnavailable{UpstreamState::starting, "TensorBoard of " + id + " is " + task.phase + "."};
+    }
+    return tbproxy::UpstreamAddress{address->host, address->port, task.certificate_sha256};
   }
   return UpstreamUnavailable{UpstreamState::unknown,
                              "The job " + id + " has no TensorBoard; add a tensorboard task to its spec."};

@@ -387,6 +387,7 @@ class ApplicationMaster {
     credentials.secrets[secret_alias] = context_.secret;
     // Tasks pin the API's certificate; its key stays here.
     if (!context_.api_pin.empty()) credentials.secrets[api_pin_alias] = context_.api_pin;
+    credentials.secrets[job_spec_alias] = context_.job_spec_json;
     // Tasks reach HDFS (TensorFlow, TensorBoard) and the ResourceManager with the job's tokens.
     credentials.tokens = context_.delegation_tokens;
     launch.credentials = credentials.serialize();
@@ -466,7 +467,7 @@ int run_application_master(const MasterOptions& options) {
     log(scheduler.error().message);
     return 2;
   }
-  auto spec = read_job_file(options.job_file);
+  auto spec = read_job_spec(*context);
   auto staged = yarn::decode_local_files(options.staged_files_json);
   if (!spec || !staged) {
     // Register only to say why, so the user reads it in the application's diagnostics.

@@ -1,14 +1,12 @@
 #pragma once
 
-#include <filesystem>
 #include <string>
 
 namespace spindle::container {
 
 struct MasterOptions {
-  std::filesystem::path job_file = "job.json";  // the normalized spec, localized by YARN
-  std::string staged_files_json;                // SPINDLE_RESOURCES: what every task container gets
-  std::string staging_location;                 // SPINDLE_STAGING: removed once the job is over
+  std::string staged_files_json;  // SPINDLE_RESOURCES: what every task container gets
+  std::string staging_location;   // SPINDLE_STAGING: removed once the job is over
 };
 
 // Runs the job as its application master: registers, asks for and launches

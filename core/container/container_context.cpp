@@ -66,6 +66,7 @@ Result<ContainerContext> read_container_context() {
   context.api_certificate_pem = secret_named(api_certificate_alias);
   context.api_key_pem = secret_named(api_key_alias);
   context.api_pin = secret_named(api_pin_alias);
+  context.job_spec_json = secret_named(job_spec_alias);
   if (context.api_pin.empty() && !context.api_certificate_pem.empty()) {
     auto pin = certificate_sha256(context.api_certificate_pem);
     if (!pin) return make_error(token_file + ": " + pin.error().message);

@@ -17,6 +17,10 @@ inline constexpr const char* secret_alias = "spindle.job.secret";
 inline constexpr const char* api_certificate_alias = "spindle.job.api.certificate";
 inline constexpr const char* api_key_alias = "spindle.job.api.key";
 inline constexpr const char* api_pin_alias = "spindle.job.api.sha256";
+// The job's normalized spec (JSON), which the client hands the application
+// master and the master every task, in their credentials: YARN delivers it
+// with the launch, so a submit writes no file for it.
+inline constexpr const char* job_spec_alias = "spindle.job.spec";
 
 // What YARN tells a container about itself through its environment.
 struct ContainerContext {
@@ -29,6 +33,7 @@ struct ContainerContext {
   std::string api_certificate_pem;  // the master's, on an encrypted cluster
   std::string api_key_pem;          // the master's, on an encrypted cluster
   std::string api_pin;              // the certificate's SHA-256: TLS to the job API when set
+  std::string job_spec_json;        // the job's normalized spec
   // The delegation tokens of $HADOOP_TOKEN_FILE_LOCATION (HDFS, RM; on a
   // Kerberos cluster), by alias: what the job's other containers get too.
   // The application master's own YARN_AM_RM_TOKEN is not among them.

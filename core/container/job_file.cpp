@@ -1,21 +1,18 @@
 #include "container/job_file.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "spindle/core/spec_parser.h"
 
 namespace spindle::container {
 
-Result<JobSpec> read_job_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) return make_error("cannot read the job's spec " + file.string() + " in the container's directory");
-  std::stringstream text;
-  text << in.rdbuf();
+Result<JobSpec> read_job_spec(const ContainerContext& context) {
+  if (context.job_spec_json.empty()) {
+    return make_error(std::string("the container's credentials hold no job spec (") + job_spec_alias +
+                      "); containers of a Spindle job get it from spindle submit and the application master");
+  }
   SpecParseOptions parsing;
-  parsing.source_name = file.string();
+  parsing.source_name = "the job's spec";
   parsing.check_files = false;  // the client checked them; here they are already localized
-  auto parsed = parse_job_spec(text.str(), parsing);
+  auto parsed = parse_job_spec(context.job_spec_json, parsing);
   if (!parsed) return make_error("the job's spec is not valid: " + format_diagnostics(parsed.error()));
   return std::move(*parsed);
 }

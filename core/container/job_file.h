@@ -1,14 +1,13 @@
 #pragma once
 
-#include <filesystem>
-
+#include "container/container_context.h"
 #include "spindle/core/job_spec.h"
 #include "spindle/core/result.h"
 
 namespace spindle::container {
 
-// The normalized spec the client staged as job.json, which YARN links into
-// every container's working directory.
-Result<JobSpec> read_job_file(const std::filesystem::path& file);
+// The normalized spec the client put into the job's credentials (see
+// job_spec_alias), which every container of the job gets.
+Result<JobSpec> read_job_spec(const ContainerContext& context);
 
 }  // namespace spindle::container

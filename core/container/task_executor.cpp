@@ -18,8 +18,10 @@
 #include "container/python_env_setup.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/job_api_client.h"
+#include "spindle/core/job_certificate.h"
 #include "spindle/core/shell_quote.h"
 #include "spindle/core/task_process.h"
+#include "spindle/core/tls_front.h"
 #include "spindle/yarn/token_service.h"
 
 namespace spindle::container {
@@ -41,14 +43,42 @@ std::map<std::string, std::string> command_environment(const Environment& task) 
   return merged;
 }
 
-std::string command_of(const JobSpec& spec, const TaskId& task, std::uint16_t port) {
+// Our own TensorBoard, as opposed to a command the spec gives the task.
+bool runs_our_tensorboard(const JobSpec& spec, const TaskId& task) {
+  return task.type == task_types::tensorboard && spec.find_task(task.type)->command.empty();
+}
+
+// `loopback_only`: TensorBoard listens on 127.0.0.1 alone, behind the executor's TLS.
+std::string command_of(const JobSpec& spec, const TaskId& task, std::uint16_t port, bool loopback_only) {
   const TaskSpec* type = spec.find_task(task.type);
   if (!type->command.empty()) return type->command;
   if (task.type == task_types::tensorboard) {
     // The real TensorBoard over the job's output, on the task's reserved port.
-    return "exec tensorboard --logdir " + shell_quote(spec.output) + " --port " + std::to_string(port) + " --bind_all";
+    return "exec tensorboard --logdir " + shell_quote(spec.output) + " --port " + std::to_string(port) +
+           (loopback_only ? " --host 127.0.0.1" : " --bind_all");
   }
   return "";
+}
+
+// On an encrypted cluster (the job's API speaks TLS) our TensorBoard serves
+// the loopback only, and the task's advertised port serves TLS in front of
+// it with a certificate made here, whose pin the master passes on to the
+// proxy through the heartbeats.
+struct TensorBoardBehindTls {
+  PortReservation loopback;
+  std::unique_ptr<TlsFront> front;
+  std::string certificate_sha256;
+};
+
+Result<TensorBoardBehindTls> serve_tensorboard_behind_tls(const ContainerContext& context, const TaskId& task,
+                                                          std::uint16_t public_port) {
+  auto loopback = PortReservation::reserve();
+  if (!loopback) return loopback.error();
+  auto certificate = make_task_certificate(context.application_id, task.to_string());
+  if (!certificate) return certificate.error();
+  auto front = TlsFront::start(public_port, loopback->port(), certificate->certificate_pem, certificate->key_pem);
+  if (!front) return front.error();
+  return TensorBoardBehindTls{std::move(*loopback), std::move(*front), certificate->sha256};
 }
 
 // Written where the command can read it: the newest cluster, for tasks that
@@ -80,7 +110,7 @@ int run_task_executor(const ExecutorOptions& options) {
   }
   std::signal(SIGPIPE, SIG_IGN);
   auto context = read_container_context();
-  auto spec = context ? read_job_file(options.job_file) : Result<JobSpec>(context.error());
+  auto spec = context ? read_job_spec(*context) : Result<JobSpec>(context.error());
   auto task = parse_task_id(options.task);
   auto api = parse_host_port(options.api_address);
   if (!context || !spec || !task || !api) {
@@ -168,22 +198,33 @@ int run_task_executor(const ExecutorOptions& options) {
     }
     return result.exit_code;
   };
+  auto could_not_start = [&](const std::string& problem) {
+    log(problem);
+    TaskResult result;
+    result.container = context->container_id;
+    result.exit_code = 127;
+    result.description = "could not start: " + problem;
+    return report(result);
+  };
 
+  std::optional<TensorBoardBehindTls> behind_tls;
+  if (runs_our_tensorboard(*spec, *task) && !context->api_pin.empty()) {
+    auto served = serve_tensorboard_behind_tls(*context, *task, reservation->port());
+    if (!served) return could_not_start("cannot serve TensorBoard behind TLS: " + served.error().message);
+    behind_tls = std::move(*served);
+    log("TensorBoard is served behind TLS on port " + std::to_string(reservation->port()) + ", certificate sha256 " +
+        behind_tls->certificate_sha256);
+  }
   TaskProcessOptions process;
-  process.command = command_of(*spec, *task, reservation->port());
+  process.command = behind_tls ? command_of(*spec, *task, behind_tls->loopback.port(), true)
+                               : command_of(*spec, *task, reservation->port(), false);
   if (const int processes = spec->find_task(task->type)->processes; processes > 1) {
     // This binary starts and watches the copies, each with its own rank.
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec) {
-      const std::string problem = "cannot start " + std::to_string(processes) +
-                                  " processes: this program's own path (/proc/self/exe) is unreadable: " + ec.message();
-      log(problem);
-      TaskResult result;
-      result.container = context->container_id;
-      result.exit_code = 127;
-      result.description = "could not start: " + problem;
-      return report(result);
+      return could_not_start("cannot start " + std::to_string(processes) +
+                             " processes: this program's own path (/proc/self/exe) is unreadable: " + ec.message());
     }
     process.command = "exec " + shell_quote(self.string()) + " fan-out " + std::to_string(processes) + " " +
                       shell_quote(process.command);
@@ -195,12 +236,7 @@ int run_task_executor(const ExecutorOptions& options) {
     if (auto used =
             use_python_env(spec->python_env, std::filesystem::current_path(ec), context->host, process.environment);
         !used) {
-      log(used.error().message);
-      TaskResult result;
-      result.container = context->container_id;
-      result.exit_code = 127;
-      result.description = "could not start: " + used.error().message;
-      return report(result);
+      return could_not_start(used.error().message);
     }
   }
   auto running = TaskProcess::start(process);
@@ -233,7 +269,9 @@ int run_task_executor(const ExecutorOptions& options) {
     }
   }).detach();
 
-  auto next_heartbeat = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  // Behind TLS the first heartbeat carries the pin the proxy waits for.
+  auto next_heartbeat =
+      std::chrono::steady_clock::now() + (behind_tls ? std::chrono::seconds(0) : std::chrono::seconds(1));
   std::optional<ExitStatus> status;
   while (!(status = running->poll())) {
     const auto wait = std::max<std::chrono::milliseconds>(
@@ -250,6 +288,7 @@ int run_task_executor(const ExecutorOptions& options) {
       heartbeat.cpu_seconds = usage.cpu_seconds;
       heartbeat.processes = usage.processes;
       heartbeat.cluster_version = seen_version;
+      if (behind_tls) heartbeat.certificate_sha256 = behind_tls->certificate_sha256;
       if (auto sent = link.client().heartbeat(*task, heartbeat); sent) {
         link.answered();
       } else {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <filesystem>
 #include <string>
 
 namespace spindle::container {
@@ -10,7 +9,6 @@ struct ExecutorOptions {
   std::string api_address;  // host:port of the application master's job API
   int attempt = 0;          // how many times this task was started before
   int restarts = 0;         // of those, the restarts that spent its budget
-  std::filesystem::path job_file = "job.json";
 };
 
 // Runs one task in its container: reserves the task's port, registers it,

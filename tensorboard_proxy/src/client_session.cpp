@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "session_errors.h"
+#include "spindle/core/job_certificate.h"
 #include "text_fields.h"
 
 namespace spindle::tbproxy {
@@ -178,20 +179,21 @@ void ClientSession::on_resolved(const ResolutionPtr& resolution) {
 void ClientSession::open_upstream() {
   ++attempts_;
   const auto& upstream = resolution_->value();
-  upstream_ = pool_.take(upstream.authority, request_has_body_);
+  upstream_ = pool_.take(upstream.pool_key(), request_has_body_);
   if (upstream_) {
     send_request_head();
     return;
   }
   // Room for TensorBoard's largest head and one read beyond it.
-  upstream_ =
-      std::make_unique<UpstreamConnection>(client_.get_executor(), upstream.authority, 2 * upstream_header_limit);
+  upstream_ = std::make_unique<UpstreamConnection>(
+      client_.get_executor(), upstream.authority, upstream.pool_key(),
+      upstream.certificate_sha256.empty() ? nullptr : &context_.upstream_tls, 2 * upstream_header_limit);
   // Beast reads no more than the buffer's free capacity, at least 512 bytes:
   // without room reserved, a large body would arrive 512 bytes per read.
   upstream_->buffer.reserve(body_buffer_bytes);
   watch(Waiting::upstream, context_.options.connect_timeout);
   net::async_connect(
-      upstream_->socket, upstream.endpoints,
+      upstream_->socket(), upstream.endpoints,
       [self = shared_from_this()](beast::error_code ec, const tcp::endpoint&) { self->on_upstream_connected(ec); });
 }
 
@@ -215,8 +217,40 @@ void ClientSession::on_upstream_connected(beast::error_code ec) {
     return;
   }
   beast::error_code ignored;
-  upstream_->socket.set_option(tcp::no_delay(true), ignored);
-  upstream_->socket.non_blocking(true, ignored);
+  upstream_->socket().set_option(tcp::no_delay(true), ignored);
+  upstream_->socket().non_blocking(true, ignored);
+  if (!upstream_->stream.tls()) {
+    send_request_head();
+    return;
+  }
+  upstream_->stream.secured().async_handshake(
+      net::ssl::stream_base::client,
+      [self = shared_from_this()](beast::error_code handshake_ec) { self->on_upstream_handshake(handshake_ec); });
+}
+
+void ClientSession::on_upstream_handshake(beast::error_code ec) {
+  const auto& app = route_.application_id;
+  const auto& pinned = resolution_->value().certificate_sha256;
+  const auto authority = upstream_->authority;
+  if (ec) {
+    upstream_.reset();
+    context_.directory.forget(app);
+    upstream_failed(status::bad_gateway,
+                    "TensorBoard of " + app + " at " + authority + " did not complete a TLS handshake (" +
+                        ec.message() + "), perhaps because it is still starting.",
+                    true);
+    return;
+  }
+  if (const auto presented = peer_certificate_sha256(upstream_->stream.secured().native_handle());
+      presented != pinned) {
+    upstream_.reset();
+    context_.directory.forget(app);
+    upstream_failed(status::bad_gateway, "TensorBoard of " + app + " at " + authority +
+                                             " presented a certificate (sha256 " + presented.substr(0, 16) +
+                                             "...) other than the one its job registered (" + pinned.substr(0, 16) +
+                                             "...); nothing was sent to it.");
+    return;
+  }
   send_request_head();
 }
 
@@ -231,7 +265,7 @@ void ClientSession::send_request_head() {
 
 void ClientSession::write_upstream_request() {
   watch(Waiting::upstream, context_.options.idle_timeout);
-  send(upstream_->socket, *request_out_, &ClientSession::on_upstream_request_written);
+  send(upstream_->stream, *request_out_, &ClientSession::on_upstream_request_written);
 }
 
 void ClientSession::on_upstream_request_written(beast::error_code ec) {
@@ -312,7 +346,7 @@ void ClientSession::read_response_head() {
   if (request_is_head()) response_parser_->skip(true);
   watch(Waiting::upstream, context_.options.first_byte_timeout);
   http::async_read_header(
-      upstream_->socket, upstream_->buffer, *response_parser_,
+      upstream_->stream, upstream_->buffer, *response_parser_,
       [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_response_head(ec); });
 }
 
@@ -404,7 +438,7 @@ void ClientSession::read_response_body() {
     }
   }
   watch(Waiting::upstream, context_.options.first_byte_timeout);
-  http::async_read_some(upstream_->socket, upstream_->buffer, *response_parser_,
+  http::async_read_some(upstream_->stream, upstream_->buffer, *response_parser_,
                         [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_response_body(ec); });
 }
 

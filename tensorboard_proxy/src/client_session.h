@@ -39,6 +39,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void on_resolved(const ResolutionPtr& resolution);
   void open_upstream();
   void on_upstream_connected(error_code ec);
+  void on_upstream_handshake(error_code ec);
   // A request for the local site: its body is read whole, then the site answers.
   void read_site_body();
   void on_site_body(error_code ec);

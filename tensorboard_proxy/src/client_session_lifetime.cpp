@@ -112,7 +112,7 @@ void ClientSession::on_timer(std::uint64_t generation) {
   timed_out_ = true;
   beast::error_code ignored;
   if (waiting_ == Waiting::upstream && upstream_) {
-    upstream_->socket.close(ignored);
+    upstream_->socket().close(ignored);
   } else {
     client_.plain().cancel(ignored);
   }

@@ -30,6 +30,9 @@ struct ProxyContext {
   ScreenPolicy policy;
   UpstreamDirectory directory;
   std::optional<boost::asio::ssl::context> tls;
+  // For TensorBoards behind TLS: their certificates are self-signed, so a
+  // pin, checked after the handshake, says which one is the job's.
+  boost::asio::ssl::context upstream_tls{boost::asio::ssl::context::tls_client};
 };
 
 }  // namespace spindle::tbproxy

@@ -115,7 +115,7 @@ ResolutionPtr UpstreamDirectory::resolve(const std::string& application_id) {
     return unavailable(UpstreamState::unreachable, "The host of the TensorBoard of " + application_id + ", " +
                                                        address.host + ", does not resolve: " + ec.message() + ".");
   }
-  ResolvedUpstream resolved{address.authority(), {}};
+  ResolvedUpstream resolved{address.authority(), {}, address.certificate_sha256};
   for (const auto& result : results) resolved.endpoints.push_back(result.endpoint());
   return std::make_shared<const Resolution>(std::move(resolved));
 }

@@ -20,6 +20,10 @@ namespace spindle::tbproxy {
 struct ResolvedUpstream {
   std::string authority;  // host:port, as Host and Location name it
   std::vector<boost::asio::ip::tcp::endpoint> endpoints;
+  std::string certificate_sha256;  // TLS with this pinned certificate; empty: clear
+
+  // Idle connections are kept per upstream and per certificate.
+  std::string pool_key() const { return certificate_sha256.empty() ? authority : authority + "#" + certificate_sha256; }
 };
 
 using Resolution = Result<ResolvedUpstream, UpstreamUnavailable>;

@@ -11,14 +11,14 @@ namespace {
 // upstream closed it, bytes mean it said something out of turn.
 bool still_open(UpstreamConnection& connection) {
   char byte = 0;
-  const auto got = ::recv(connection.socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  const auto got = ::recv(connection.socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   return got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 
 }  // namespace
 
-std::unique_ptr<UpstreamConnection> UpstreamPool::take(const std::string& authority, bool for_a_body) {
-  const auto found = idle_.find(authority);
+std::unique_ptr<UpstreamConnection> UpstreamPool::take(const std::string& pool_key, bool for_a_body) {
+  const auto found = idle_.find(pool_key);
   if (found == idle_.end()) return nullptr;
   auto& connections = found->second;
   const auto now = std::chrono::steady_clock::now();
@@ -37,7 +37,7 @@ std::unique_ptr<UpstreamConnection> UpstreamPool::take(const std::string& author
 }
 
 void UpstreamPool::give_back(std::unique_ptr<UpstreamConnection> connection) {
-  auto& connections = idle_[connection->authority];
+  auto& connections = idle_[connection->pool_key];
   if (connections.size() >= per_upstream_) {
     // The oldest is the first to go stale.
     connections.erase(connections.begin());

@@ -10,17 +10,26 @@
 #include <vector>
 
 #include "io_types.h"
+#include "spindle/core/maybe_tls_stream.h"
 
 namespace spindle::tbproxy {
 
-// One keep-alive connection to a TensorBoard.
+// One keep-alive connection to a TensorBoard, in clear or behind TLS.
 struct UpstreamConnection {
-  UpstreamConnection(Executor executor, std::string upstream_authority, std::size_t buffer_limit)
-      : socket(std::move(executor)), buffer(buffer_limit), authority(std::move(upstream_authority)) {}
+  // `tls`: for a TensorBoard behind TLS, else null.
+  UpstreamConnection(Executor executor, std::string upstream_authority, std::string key, boost::asio::ssl::context* tls,
+                     std::size_t buffer_limit)
+      : stream(Socket(std::move(executor)), tls),
+        buffer(buffer_limit),
+        authority(std::move(upstream_authority)),
+        pool_key(std::move(key)) {}
 
-  Socket socket;
+  Socket& socket() { return stream.plain(); }
+
+  MaybeTlsStream<Socket> stream;
   boost::beast::flat_buffer buffer;
   std::string authority;
+  std::string pool_key;  // the upstream's authority, and its certificate's pin behind TLS
   std::chrono::steady_clock::time_point idle_since;
   bool reused = false;  // it served a request before, so it may have been closed under us
 };
@@ -35,7 +44,7 @@ class UpstreamPool {
   // An idle connection the upstream has not closed, or null. A connection
   // idle for less than a second is checked only when `for_a_body`: a
   // request without one can go again on a new connection if it was closed.
-  std::unique_ptr<UpstreamConnection> take(const std::string& authority, bool for_a_body);
+  std::unique_ptr<UpstreamConnection> take(const std::string& pool_key, bool for_a_body);
   // Keeps a connection whose last response ended cleanly.
   void give_back(std::unique_ptr<UpstreamConnection> connection);
   void clear() { idle_.clear(); }

@@ -230,6 +230,73 @@ class Partition(ClusterTest):
         self.assertEqual(status_of(application_id)["final_status"], "SUCCEEDED")
 
 
+    def test_a_host_cut_off_past_the_node_expiry_is_lost_to_yarn_and_runs_nothing_twice_once_back(self):
+        """Longer than YARN's own liveness interval: the ResourceManager declares the node LOST.
+        The task moved long before (Spindle's heartbeat timeout); the master must take the
+        node's loss without counting it against the moved task, and once the host is back its
+        old container must not come to life beside the new one."""
+        expiry_s = int(configuration("yarn.nm.liveness-monitor.expiry-interval-ms")) / 1000
+        command = "python3 -c 'import time; time.sleep(120); print(\"slept\")'"
+        spec = write_spec(self.directory, "long-partition", command, instances=2, extra=["heartbeat_timeout: 15"],
+                          task_extra=["    max_restarts: 1"])
+        application_id = submit(spec)["application_id"]
+        tasks_running(application_id, 2)
+        am_host = master_host(application_id)
+        victim = next(t for t in (task(application_id, f"worker:{i}") for i in range(2))
+                      if t["address"].split(":")[0] != am_host)
+        host = victim["address"].split(":")[0]
+        old_container = victim["container"]
+        other = task(application_id, "worker:1" if victim["task"] == "worker:0" else "worker:0")
+
+        local_yarn("partition", host)
+        cut_at = time.monotonic()
+        try:
+            deadline = cut_at + expiry_s + 60
+            state = None
+            while time.monotonic() < deadline:
+                nodes = rm_get("/ws/v1/cluster/nodes?states=LOST").get("nodes") or {}
+                lost = [n for n in nodes.get("node", []) if n["nodeHostName"] == host]
+                if lost:
+                    state = "LOST"
+                    break
+                time.sleep(1)
+            self.assertEqual(state, "LOST", f"the ResourceManager never declared {host} LOST")
+            self.assertGreaterEqual(time.monotonic() - cut_at, expiry_s - 2)
+            moved = task(application_id, victim["task"])
+            self.assertNotEqual(moved["container"], old_container, moved)
+            self.assertNotEqual(moved["address"].split(":")[0], host, moved)
+            self.assertEqual(moved["phase"], "running", moved)
+            # The node's loss cost the moved task nothing more, and the other task nothing at all.
+            self.assertEqual(len(moved["earlier_attempts"]), 1, moved)
+            self.assertEqual(task(application_id, other["task"])["container"], other["container"])
+            self.assertTrue(container_processes(old_container), "the partition killed the old container")
+        finally:
+            local_yarn("heal", host)
+
+        # Back: the host rejoins YARN, and its old container is stopped rather than taken back.
+        deadline = time.monotonic() + 90
+        while container_processes(old_container) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        self.assertEqual(container_processes(old_container), [], f"{old_container} still runs on {host}")
+        deadline = time.monotonic() + 60
+        rejoined = False
+        while not rejoined and time.monotonic() < deadline:
+            nodes = rm_get("/ws/v1/cluster/nodes?states=RUNNING").get("nodes") or {}
+            rejoined = any(n["nodeHostName"] == host for n in nodes.get("node", []))
+            time.sleep(1)
+        self.assertTrue(rejoined, f"{host} did not rejoin YARN after heal")
+
+        waited = spindle("watch", application_id, timeout=400)
+        self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
+        final = task(application_id, victim["task"])
+        self.assertEqual(final["container"], moved["container"], final)
+        self.assertEqual(final["phase"], "succeeded", final)
+        self.assertEqual(len(final["earlier_attempts"]), 1, final)
+        self.assertEqual(status_of(application_id)["final_status"], "SUCCEEDED")
+        history = json.loads(spindle("history", application_id, "--json").stdout)
+        attempts = [a for a in history["attempts"] if a["task"] == victim["task"]]
+        self.assertEqual(len(attempts), 2, attempts)
+
 
 class TensorBoardAcrossHosts(ClusterTest):
     """The job's TensorBoard task on a worker host, reached from this machine through

@@ -478,6 +478,75 @@ class SecureJobs(unittest.TestCase):
         finally:
             run("kill", application, env=alice)
 
+    def test_the_tensorboard_behind_tls_is_reached_through_the_proxy(self):
+        """On an encrypted cluster the job's TensorBoard serves TLS alone, with a certificate its
+        executor made, and the proxy reaches it by that certificate's pin."""
+        if not TLS:
+            self.fail("this test needs the cluster's traffic encrypted: scripts/local-yarn --secure --tls")
+        spec = {"name": "tensorboard-behind-tls",
+                "files": {"write_scalar_events.py": os.path.join(os.environ["SPINDLE_SOURCE_DIR"],
+                                                                 "tests/python/write_scalar_events.py")},
+                "env": {"TF_CPP_MIN_LOG_LEVEL": "2"},
+                "output": os.path.join(self.directory, "output"),
+                "tasks": {"chief": {"memory": "1 GiB",
+                                    "command": 'python write_scalar_events.py "$DTF_OUTPUT_PATH" --steps 20 '
+                                               "&& sleep 600"},
+                          "tensorboard": {"memory": "1 GiB"}}}
+        submitted = run("submit", "--json", self.write_spec(spec), env=self.env)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+        proxy = None
+        try:
+            board = self.wait_for_running(application, 2)["tensorboard:0"]
+            deadline = time.time() + 30
+            while not board.get("certificate_sha256") and time.time() < deadline:
+                time.sleep(1)
+                board = self.wait_for_running(application, 2)["tensorboard:0"]
+            pin = board.get("certificate_sha256", "")
+            self.assertRegex(pin, "^[0-9a-f]{64}$", board)
+            host, _, port = board["address"].rpartition(":")
+            # Its port speaks TLS with the pinned certificate, and nothing in clear.
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+            with socket.create_connection((host, int(port)), timeout=30) as raw:
+                with context.wrap_socket(raw) as secured:
+                    presented = hashlib.sha256(secured.getpeercert(binary_form=True)).hexdigest()
+            self.assertEqual(presented, pin)
+            with socket.create_connection((host, int(port)), timeout=30) as raw:
+                raw.sendall(b"GET / HTTP/1.1\r\nHost: tensorboard\r\n\r\n")
+                answer = b""
+                try:
+                    while chunk := raw.recv(4096):
+                        answer += chunk
+                except (ConnectionResetError, socket.timeout):
+                    pass
+            self.assertNotIn(b"HTTP/1.", answer, "TensorBoard answered in clear")
+
+            proxy = subprocess.Popen([SPINDLE, "tensorboard", application], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True,
+                                     env={**os.environ, "KRB5_CONFIG": READY["krb5_conf"], **self.env})
+            url = proxy.stdout.readline().strip()
+            self.assertTrue(url.startswith("http://"), url)
+            deadline = time.time() + 240
+            tags = {}
+            while time.time() < deadline and "train" not in tags:
+                status, body = http("GET", url + "data/plugin/scalars/tags")
+                if status == 200:
+                    tags = json.loads(body)
+                else:
+                    self.assertEqual(status, 502, body)
+                    time.sleep(1)
+            self.assertIn("loss", tags.get("train", {}), "TensorBoard behind TLS never showed the chief's scalars")
+            status, body = http("GET", url)
+            self.assertEqual(status, 200, body)
+            self.assertIn(b"<title>TensorBoard</title>", body)
+        finally:
+            if proxy:
+                proxy.terminate()
+                proxy.communicate(timeout=30)
+            run("kill", application, env=self.env)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -49,23 +49,6 @@ struct JobApiClient::Connection {
   beast::flat_buffer buffer;
 };
 
-namespace {
-
-// The SHA-256 of the certificate the server presented, lower-case hex.
-std::string peer_sha256(SSL* connection) {
-  X509* certificate = SSL_get1_peer_certificate(connection);
-  if (!certificate) return {};
-  unsigned char* der = nullptr;
-  const int length = i2d_X509(certificate, &der);
-  X509_free(certificate);
-  if (length <= 0) return {};
-  std::string pin = certificate_der_sha256(std::string_view(reinterpret_cast<const char*>(der), length));
-  OPENSSL_free(der);
-  return pin;
-}
-
-}  // namespace
-
 void JobApiClient::pin_certificate(std::string sha256) {
   pinned_sha256_ = std::move(sha256);
   connection_.reset();
@@ -98,7 +81,7 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
           return make_error("no TLS connection could be made to " + where + " (" + ec.message() +
                             "); the job's API speaks TLS on an encrypted cluster");
         }
-        const auto presented = peer_sha256(fresh->stream.secured().native_handle());
+        const auto presented = peer_certificate_sha256(fresh->stream.secured().native_handle());
         if (presented != pinned_sha256_) {
           return make_error(where + " presented a certificate other than the job's (SHA-256 " +
                             presented.substr(0, 16) + "..., the job's is " + pinned_sha256_.substr(0, 16) +
@@ -206,12 +189,13 @@ Result<std::optional<PublishedCluster>> JobApiClient::cluster_after(std::uint64_
 }
 
 Result<void> JobApiClient::heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) {
-  const std::string body = nlohmann::json{{"container", heartbeat.container},
-                                          {"rss_bytes", heartbeat.rss_bytes},
-                                          {"cpu_seconds", heartbeat.cpu_seconds},
-                                          {"processes", heartbeat.processes},
-                                          {"cluster_version", heartbeat.cluster_version}}
-                               .dump();
+  nlohmann::json report{{"container", heartbeat.container},
+                        {"rss_bytes", heartbeat.rss_bytes},
+                        {"cpu_seconds", heartbeat.cpu_seconds},
+                        {"processes", heartbeat.processes},
+                        {"cluster_version", heartbeat.cluster_version}};
+  if (!heartbeat.certificate_sha256.empty()) report["certificate_sha256"] = heartbeat.certificate_sha256;
+  const std::string body = report.dump();
   auto answer =
       exchange("POST", "/v1/tasks/" + task.type + "/" + std::to_string(task.index) + "/heartbeat", body, timeout_);
   if (!answer) return answer.error();

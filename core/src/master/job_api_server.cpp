@@ -381,6 +381,10 @@ T field_or(const nlohmann::json& body, const char* key, T fallback) {
   }
 }
 
+bool is_sha256_hex(std::string_view text) {
+  return text.size() == 64 && text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
 void Session::handle_register(const Request& request, std::string_view type, std::string_view index_text) {
   const auto parsed_index = task_index(index_text);
   if (!parsed_index) {
@@ -443,6 +447,13 @@ void Session::handle_task_report(const Request& request, std::string_view type, 
     heartbeat.cpu_seconds = field_or<double>(body, "cpu_seconds", 0);
     heartbeat.processes = field_or<int>(body, "processes", 0);
     heartbeat.cluster_version = field_or<std::uint64_t>(body, "cluster_version", 0);
+    heartbeat.certificate_sha256 = field_or<std::string>(body, "certificate_sha256", "");
+    if (!heartbeat.certificate_sha256.empty() && !is_sha256_hex(heartbeat.certificate_sha256)) {
+      reply(request, http::status::bad_request,
+            error_json("a heartbeat's \"certificate_sha256\" is 64 lower-case hex digits, the pin of the task's "
+                       "certificate"));
+      return;
+    }
     taken = server_.backend()->heartbeat(task, heartbeat);
   } else if (what == "result") {
     if (!body.contains("exit_code") || !body["exit_code"].is_number_integer()) {

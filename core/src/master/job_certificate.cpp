@@ -6,6 +6,7 @@
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
@@ -92,6 +93,11 @@ Result<SelfSignedCertificate> make_job_certificate(const std::string& applicatio
   return make_self_signed("spindle job API " + application_id.substr(0, 40), {}, "the job API's certificate");
 }
 
+Result<SelfSignedCertificate> make_task_certificate(const std::string& application_id, const std::string& task) {
+  return make_self_signed("spindle " + task.substr(0, 20) + " of " + application_id.substr(0, 40), {},
+                          "the certificate of " + task);
+}
+
 Result<SelfSignedCertificate> make_server_certificate(const std::vector<std::string>& names) {
   if (names.empty()) return make_error("a server certificate needs at least one name to be reached by");
   std::string alternative_names;
@@ -108,6 +114,11 @@ Result<SelfSignedCertificate> make_server_certificate(const std::vector<std::str
 
 std::string certificate_der_sha256(std::string_view der) {
   return sha256_hex(der);
+}
+
+std::string peer_certificate_sha256(SSL* connection) {
+  Certificate certificate(SSL_get1_peer_certificate(connection));
+  return certificate ? der_sha256(certificate.get()) : std::string();
 }
 
 bool certificate_serves(std::string_view certificate_pem, const std::string& name) {

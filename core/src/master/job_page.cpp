@@ -146,8 +146,15 @@ std::string render_job_page(const JobStatus& status, const std::string& type) {
   if (status.started_ms > 0) page += " &middot; started " + utc_time(status.started_ms) + " UTC";
   page += " &middot; cluster version " + std::to_string(status.cluster_version) + "</p>\n";
   if (!status.tensorboard_address.empty()) {
-    page +=
-        "<p>TensorBoard: " + link("http://" + status.tensorboard_address + "/", status.tensorboard_address) + "</p>\n";
+    // Behind TLS its certificate is the task's own: `spindle tensorboard` checks it, a browser asks.
+    const bool behind_tls = !status.tensorboard_certificate_sha256.empty();
+    page += "<p>TensorBoard: " +
+            link(std::string(behind_tls ? "https://" : "http://") + status.tensorboard_address + "/",
+                 status.tensorboard_address) +
+            (behind_tls ? " (TLS, certificate sha256 " + escaped(status.tensorboard_certificate_sha256) +
+                              "; <code>spindle tensorboard " + escaped(status.application_id) + "</code> checks it)"
+                        : std::string()) +
+            "</p>\n";
   }
   if (!status.diagnostics.empty()) page += "<pre>" + escaped(status.diagnostics) + "</pre>\n";
   if (!status.types.empty()) page += summary_table(status);

@@ -70,6 +70,7 @@ JobStatus job_status(const JobLifecycle& lifecycle, const std::string& applicati
     summary.restarts += record.restarts;
     if (record.id.type == "tensorboard" && record.phase == TaskPhase::running && record.address) {
       status.tensorboard_address = record.address->host + ":" + std::to_string(record.address->port);
+      status.tensorboard_certificate_sha256 = record.usage.certificate_sha256;
     }
     if (!selection.type.empty() && record.id.type != selection.type) continue;
     const auto position = status.tasks_selected++;
@@ -91,6 +92,7 @@ JobStatus job_status(const JobLifecycle& lifecycle, const std::string& applicati
     task.rss_bytes = record.usage.rss_bytes;
     task.cpu_seconds = record.usage.cpu_seconds;
     task.cluster_version = record.usage.cluster_version;
+    task.certificate_sha256 = record.usage.certificate_sha256;
     task.earlier_attempts = record.earlier_attempts;
     status.tasks.push_back(std::move(task));
   }
@@ -145,6 +147,7 @@ std::string to_json(const JobStatus& status) {
                      {"node", task.node},
                      {"node_http_address", task.node_http_address},
                      {"address", task.address},
+                     {"certificate_sha256", task.certificate_sha256},
                      {"exit_code", task.exit_code ? nlohmann::ordered_json(*task.exit_code) : nullptr},
                      {"exit_description", task.exit_description},
                      {"restarts", task.restarts},
@@ -170,6 +173,7 @@ std::string to_json(const JobStatus& status) {
                                        {"started_ms", status.started_ms},
                                        {"types", std::move(types)},
                                        {"tensorboard_address", status.tensorboard_address},
+                                       {"tensorboard_certificate_sha256", status.tensorboard_certificate_sha256},
                                        {"tasks_selected", status.tasks_selected},
                                        {"tasks_offset", status.tasks_offset},
                                        {"tasks", std::move(tasks)}};
@@ -204,6 +208,7 @@ Result<JobStatus> parse_job_status(const std::string& text) {
     }
     status.tasks_offset = json.value("tasks_offset", std::size_t{0});
     status.tensorboard_address = json.value("tensorboard_address", std::string());
+    status.tensorboard_certificate_sha256 = json.value("tensorboard_certificate_sha256", std::string());
     if (json.contains("tasks") && json["tasks"].is_array()) {
       for (const auto& item : json["tasks"]) {
         TaskStatus task;
@@ -213,6 +218,7 @@ Result<JobStatus> parse_job_status(const std::string& text) {
         task.node = item.value("node", std::string());
         task.node_http_address = item.value("node_http_address", std::string());
         task.address = item.value("address", std::string());
+        task.certificate_sha256 = item.value("certificate_sha256", std::string());
         if (item.contains("exit_code") && item["exit_code"].is_number_integer()) {
           task.exit_code = item["exit_code"].get<int>();
         }

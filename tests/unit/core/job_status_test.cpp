@@ -115,6 +115,30 @@ TEST_F(LargeJob, TheStatusSurvivesItsJsonWithTheTensorBoardOnceItRuns) {
   EXPECT_LT(to_json(status).size(), 8'000U) << "ten tasks and three summaries";
 }
 
+TEST_F(LargeJob, ATensorBoardBehindTlsIsListedWithItsPinAndLinkedOverHttps) {
+  for (int index = workers - 10; index < workers; ++index) {
+    const auto& record = *lifecycle_->find(TaskId{"worker", index});
+    ASSERT_TRUE(lifecycle_->register_task(record.id, HostPort{"late", 2000}, record.container).ok());
+  }
+  lifecycle_->cluster_published(rendezvous_->current()->version);
+  const std::string pin(64, 'a');
+  const auto& tensorboard = *lifecycle_->find(TaskId{"tensorboard", 0});
+  TaskHeartbeat beat;
+  beat.container = tensorboard.container;
+  beat.certificate_sha256 = pin;
+  ASSERT_TRUE(lifecycle_->heartbeat(tensorboard.id, beat, JobLifecycle::Clock::now()).ok());
+  TaskSelection selection;
+  selection.type = "tensorboard";
+  auto parsed = parse_job_status(to_json(job_status(*lifecycle_, "application_1_0001", 1, 0, selection)));
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(parsed->tensorboard_certificate_sha256, pin);
+  ASSERT_EQ(parsed->tasks.size(), 1U);
+  EXPECT_EQ(parsed->tasks[0].certificate_sha256, pin);
+  const auto page = render_job_page(*parsed, "");
+  EXPECT_NE(page.find("href=\"https://" + parsed->tensorboard_address + "/\""), std::string::npos) << page;
+  EXPECT_NE(page.find("certificate sha256 " + pin), std::string::npos) << page;
+}
+
 TEST_F(LargeJob, TheJobPageShowsTheCountsAndOneHundredTasksWithLinksToTheRest) {
   const auto selection = job_page_selection("type=worker&page=2");
   EXPECT_EQ(selection.offset, job_page_tasks);
@@ -165,7 +189,10 @@ class SelectionRecorder : public JobApiBackend {
   Result<void> register_task(const TaskId&, const HostPort&, const std::string&, const Reattachment&) override {
     return {};
   }
-  Result<void> heartbeat(const TaskId&, const TaskHeartbeat&) override { return {}; }
+  Result<void> heartbeat(const TaskId&, const TaskHeartbeat& beat) override {
+    beats.push_back(beat);
+    return {};
+  }
   Result<void> result(const TaskId&, const TaskResult&) override { return {}; }
   JobStatus status(const TaskSelection& selection) override {
     asked.push_back(selection);
@@ -174,6 +201,7 @@ class SelectionRecorder : public JobApiBackend {
   EventLog& events() override { return events_; }
 
   std::vector<TaskSelection> asked;
+  std::vector<TaskHeartbeat> beats;
 
  private:
   EventLog events_;
@@ -208,6 +236,32 @@ TEST(StatusApi, PassesTheSelectionOnAndRefusesAnUnreadableOne) {
   EXPECT_EQ(backend.asked[1].type, "ps");
   EXPECT_EQ(backend.asked[1].offset, job_page_tasks);
   EXPECT_EQ(backend.asked[1].limit, job_page_tasks);
+}
+
+TEST(HeartbeatApi, TakesACertificatePinAndRefusesWhatIsNotOne) {
+  SpecParseOptions options;
+  options.check_files = false;
+  Rendezvous rendezvous(*parse_job_spec("command: x\ntasks: {worker: {instances: 1}}\n", options));
+  SelectionRecorder backend;
+  JobApiOptions api;
+  api.bind_address = "127.0.0.1";
+  api.secret = "s3cret";
+  auto server = JobApiServer::start(rendezvous, api, &backend);
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  auto beat = [&](const std::string& body) {
+    return raw_http((*server)->port(),
+                    "POST /v1/tasks/tensorboard/0/heartbeat HTTP/1.1\r\nHost: x\r\n"
+                    "X-Spindle-Secret: s3cret\r\nConnection: close\r\nContent-Length: " +
+                        std::to_string(body.size()) + "\r\n\r\n" + body);
+  };
+  const std::string pin(64, 'c');
+  EXPECT_NE(beat(R"({"container":"c1","certificate_sha256":")" + pin + "\"}").find("HTTP/1.1 200"), std::string::npos);
+  const auto refused = beat(R"({"container":"c1","certificate_sha256":"ABC"})");
+  EXPECT_NE(refused.find("HTTP/1.1 400"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("64 lower-case hex digits"), std::string::npos) << refused;
+  (*server)->stop();
+  ASSERT_EQ(backend.beats.size(), 1U) << "the refused heartbeat never reached the master";
+  EXPECT_EQ(backend.beats[0].certificate_sha256, pin);
 }
 
 }  // namespace

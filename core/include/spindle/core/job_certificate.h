@@ -6,6 +6,8 @@
 
 #include "spindle/core/result.h"
 
+struct ssl_st;
+
 namespace spindle {
 
 // The job API's own TLS identity on an encrypted cluster: a key and a
@@ -22,6 +24,11 @@ struct SelfSignedCertificate {
 // A fresh P-256 key and a certificate naming the application.
 Result<SelfSignedCertificate> make_job_certificate(const std::string& application_id);
 
+// A fresh P-256 key and a certificate for one task's server (TensorBoard)
+// on an encrypted cluster, made by its executor; the key never leaves the
+// container, and the proxy pins the certificate the master passes on.
+Result<SelfSignedCertificate> make_task_certificate(const std::string& application_id, const std::string& task);
+
 // A fresh P-256 key and a certificate for `spindle serve` on a non-loopback
 // address, valid for the names it is reached by (IP addresses or host
 // names), which browsers check; users trust it by its printed fingerprint.
@@ -33,5 +40,7 @@ bool certificate_serves(std::string_view certificate_pem, const std::string& nam
 Result<std::string> certificate_sha256(std::string_view certificate_pem);
 // The pin of a certificate's DER bytes, as a TLS peer presents it.
 std::string certificate_der_sha256(std::string_view der);
+// The pin of the certificate a TLS peer presented on this connection; empty without one.
+std::string peer_certificate_sha256(ssl_st* connection);
 
 }  // namespace spindle

@@ -34,6 +34,8 @@ struct TaskStatus {
   std::string node;
   std::string node_http_address;
   std::string address;  // host:port it registered, empty before
+  // Its server's certificate pin when it serves behind TLS, else empty.
+  std::string certificate_sha256;
   std::optional<int> exit_code;
   std::string exit_description;
   int restarts = 0;
@@ -76,11 +78,12 @@ struct JobStatus {
   std::string diagnostics;
   std::uint64_t cluster_version = 0;
   std::int64_t started_ms = 0;
-  std::vector<TaskTypeSummary> types;  // every type of the job, in the order of its tasks
-  std::string tensorboard_address;     // host:port of a running TensorBoard task, listed or not
-  std::size_t tasks_selected = 0;      // tasks the selection matched, listed or not
-  std::size_t tasks_offset = 0;        // of the first listed one among them
-  std::vector<TaskStatus> tasks;       // the listed ones
+  std::vector<TaskTypeSummary> types;          // every type of the job, in the order of its tasks
+  std::string tensorboard_address;             // host:port of a running TensorBoard task, listed or not
+  std::string tensorboard_certificate_sha256;  // its certificate's pin behind TLS, else empty
+  std::size_t tasks_selected = 0;              // tasks the selection matched, listed or not
+  std::size_t tasks_offset = 0;                // of the first listed one among them
+  std::vector<TaskStatus> tasks;               // the listed ones
 };
 
 JobStatus job_status(const JobLifecycle& lifecycle, const std::string& application_id, std::uint64_t cluster_version,
