@@ -193,7 +193,8 @@ int run_doctor() {
   }
   const auto api_transport = client::job_api_transport(*configuration);
   checks.ok("job API", std::string(api_transport.tls ? "TLS with a certificate made for each job, pinned by its "
-                                                       "executors and this machine: "
+                                                       "executors and this machine, and its TensorBoard behind TLS "
+                                                       "with a certificate of its own: "
                                                      : "clear HTTP: ") +
                            api_transport.reason);
   if (auto rest = yarn::ResourceManagerRest::from_configuration(*configuration).cluster_info(); !rest) {
