@@ -171,17 +171,22 @@ class RmFailoverAcrossHosts(ClusterTest):
 
 
 class Partition(ClusterTest):
-    def test_a_partitioned_hosts_task_moves_and_its_old_container_stops_once_the_host_is_back(self):
-        # Two workers, each alone on a host; the third host has room for the one that moves.
-        command = "python3 -c 'import time; time.sleep(60); print(\"slept\")'"
-        spec = write_spec(self.directory, "partition", command, instances=2, extra=["heartbeat_timeout: 15"],
+    def running_workers(self, name, seconds):
+        """Two workers that sleep `seconds`, each alone on a host (the third host has room for the
+        one that moves), with a 15 s heartbeat timeout and one restart; once both run, the job and
+        a worker whose host does not also hold the application master."""
+        command = f"python3 -c 'import time; time.sleep({seconds}); print(\"slept\")'"
+        spec = write_spec(self.directory, name, command, instances=2, extra=["heartbeat_timeout: 15"],
                           task_extra=["    max_restarts: 1"])
         application_id = submit(spec)["application_id"]
         tasks_running(application_id, 2)
-        # A worker whose host does not also hold the application master.
         am_host = master_host(application_id)
         victim = next(t for t in (task(application_id, f"worker:{i}") for i in range(2))
                       if t["address"].split(":")[0] != am_host)
+        return application_id, victim
+
+    def test_a_partitioned_hosts_task_moves_and_its_old_container_stops_once_the_host_is_back(self):
+        application_id, victim = self.running_workers("partition", 60)
         host = victim["address"].split(":")[0]
         old_container = victim["container"]
         self.assertTrue(container_processes(old_container), f"{old_container} has no process on {host}")
@@ -236,14 +241,7 @@ class Partition(ClusterTest):
         node's loss without counting it against the moved task, and once the host is back its
         old container must not come to life beside the new one."""
         expiry_s = int(configuration("yarn.nm.liveness-monitor.expiry-interval-ms")) / 1000
-        command = "python3 -c 'import time; time.sleep(120); print(\"slept\")'"
-        spec = write_spec(self.directory, "long-partition", command, instances=2, extra=["heartbeat_timeout: 15"],
-                          task_extra=["    max_restarts: 1"])
-        application_id = submit(spec)["application_id"]
-        tasks_running(application_id, 2)
-        am_host = master_host(application_id)
-        victim = next(t for t in (task(application_id, f"worker:{i}") for i in range(2))
-                      if t["address"].split(":")[0] != am_host)
+        application_id, victim = self.running_workers("long-partition", 120)
         host = victim["address"].split(":")[0]
         old_container = victim["container"]
         other = task(application_id, "worker:1" if victim["task"] == "worker:0" else "worker:0")

@@ -51,29 +51,24 @@ class Relay : public std::enable_shared_from_this<Relay> {
       error_code ignored;
       self->inside_.set_option(tcp::no_delay(true), ignored);
       self->outside_.next_layer().set_option(tcp::no_delay(true), ignored);
-      self->pump_out_to_in();
-      self->pump_in_to_out();
+      self->pump(self->outside_, self->inside_, self->from_outside_, &Relay::outside_ended);
+      self->pump(self->inside_, self->outside_, self->from_inside_, &Relay::inside_ended);
     });
   }
 
-  void pump_out_to_in() {
-    outside_.async_read_some(net::buffer(from_outside_), [self = shared_from_this()](error_code ec, std::size_t n) {
-      if (ec) return self->outside_ended();
-      net::async_write(self->inside_, net::buffer(self->from_outside_, n), [self](error_code write_ec, std::size_t) {
-        if (write_ec) return self->close();
-        self->pump_out_to_in();
-      });
-    });
-  }
-
-  void pump_in_to_out() {
-    inside_.async_read_some(net::buffer(from_inside_), [self = shared_from_this()](error_code ec, std::size_t n) {
-      if (ec) return self->inside_ended();
-      net::async_write(self->outside_, net::buffer(self->from_inside_, n), [self](error_code write_ec, std::size_t) {
-        if (write_ec) return self->close();
-        self->pump_in_to_out();
-      });
-    });
+  // Copies what `from` sends to `to`, a piece at a time through `buffer`,
+  // until `from` ends (then `ended`) or a write fails (then the relay closes).
+  template <typename From, typename To>
+  void pump(From& from, To& to, std::array<char, piece_bytes>& buffer, void (Relay::*ended)()) {
+    from.async_read_some(net::buffer(buffer),
+                         [self = shared_from_this(), &from, &to, &buffer, ended](error_code ec, std::size_t n) {
+                           if (ec) return ((*self).*ended)();
+                           net::async_write(to, net::buffer(buffer, n),
+                                            [self, &from, &to, &buffer, ended](error_code write_ec, std::size_t) {
+                                              if (write_ec) return self->close();
+                                              self->pump(from, to, buffer, ended);
+                                            });
+                         });
   }
 
   // The client is done sending (or gone): the server behind gets its end of

@@ -44,6 +44,20 @@ class LargeJob : public ::testing::Test {
     }
   }
 
+  // The gang complete: the last ten workers register, and the cluster spec is published.
+  void register_the_last_workers_and_publish() {
+    for (int index = workers - 10; index < workers; ++index) {
+      const auto& record = *lifecycle_->find(TaskId{"worker", index});
+      ASSERT_TRUE(lifecycle_
+                      ->register_task(record.id, HostPort{"late", static_cast<std::uint16_t>(2000 + index % 100)},
+                                      record.container)
+                      .ok());
+    }
+    const auto published = rendezvous_->current();
+    ASSERT_TRUE(published);
+    lifecycle_->cluster_published(published->version);
+  }
+
   JobSpec spec_;
   EventLog events_;
   std::unique_ptr<Rendezvous> rendezvous_;
@@ -91,16 +105,8 @@ TEST_F(LargeJob, APageBeyondTheLastListsNothingAndSaysHowManyThereAre) {
 }
 
 TEST_F(LargeJob, TheStatusSurvivesItsJsonWithTheTensorBoardOnceItRuns) {
-  for (int index = workers - 10; index < workers; ++index) {
-    const auto& record = *lifecycle_->find(TaskId{"worker", index});
-    ASSERT_TRUE(lifecycle_
-                    ->register_task(record.id, HostPort{"late", static_cast<std::uint16_t>(2000 + index % 100)},
-                                    record.container)
-                    .ok());
-  }
+  register_the_last_workers_and_publish();
   const auto published = rendezvous_->current();
-  ASSERT_TRUE(published);
-  lifecycle_->cluster_published(published->version);
   TaskSelection selection;
   selection.limit = 10;
   const auto status = job_status(*lifecycle_, "application_1_0001", published->version, 0, selection);
@@ -116,11 +122,7 @@ TEST_F(LargeJob, TheStatusSurvivesItsJsonWithTheTensorBoardOnceItRuns) {
 }
 
 TEST_F(LargeJob, ATensorBoardBehindTlsIsListedWithItsPinAndLinkedOverHttps) {
-  for (int index = workers - 10; index < workers; ++index) {
-    const auto& record = *lifecycle_->find(TaskId{"worker", index});
-    ASSERT_TRUE(lifecycle_->register_task(record.id, HostPort{"late", 2000}, record.container).ok());
-  }
-  lifecycle_->cluster_published(rendezvous_->current()->version);
+  register_the_last_workers_and_publish();
   const std::string pin(64, 'a');
   const auto& tensorboard = *lifecycle_->find(TaskId{"tensorboard", 0});
   TaskHeartbeat beat;
@@ -212,23 +214,37 @@ std::string get(std::uint16_t port, const std::string& target) {
                   "GET " + target + " HTTP/1.1\r\nHost: x\r\nX-Spindle-Secret: s3cret\r\nConnection: close\r\n\r\n");
 }
 
-TEST(StatusApi, PassesTheSelectionOnAndRefusesAnUnreadableOne) {
-  SpecParseOptions options;
-  options.check_files = false;
-  Rendezvous rendezvous(*parse_job_spec("command: x\ntasks: {worker: {instances: 1}}\n", options));
+// The job API in front of the recorder, with the secret "s3cret".
+class RecordedApi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SpecParseOptions options;
+    options.check_files = false;
+    rendezvous =
+        std::make_unique<Rendezvous>(*parse_job_spec("command: x\ntasks: {worker: {instances: 1}}\n", options));
+    JobApiOptions api;
+    api.bind_address = "127.0.0.1";
+    api.secret = "s3cret";
+    auto started = JobApiServer::start(*rendezvous, api, &backend);
+    ASSERT_TRUE(started.ok()) << started.error().message;
+    server = std::move(*started);
+  }
+
+  std::unique_ptr<Rendezvous> rendezvous;
   SelectionRecorder backend;
-  JobApiOptions api;
-  api.bind_address = "127.0.0.1";
-  api.secret = "s3cret";
-  auto server = JobApiServer::start(rendezvous, api, &backend);
-  ASSERT_TRUE(server.ok()) << server.error().message;
-  EXPECT_NE(get((*server)->port(), "/v1/status?type=ps&offset=3&limit=2").find("HTTP/1.1 200"), std::string::npos);
-  const auto refused = get((*server)->port(), "/v1/status?offset=-1");
+  std::unique_ptr<JobApiServer> server;
+};
+
+using StatusApi = RecordedApi;
+
+TEST_F(StatusApi, PassesTheSelectionOnAndRefusesAnUnreadableOne) {
+  EXPECT_NE(get(server->port(), "/v1/status?type=ps&offset=3&limit=2").find("HTTP/1.1 200"), std::string::npos);
+  const auto refused = get(server->port(), "/v1/status?offset=-1");
   EXPECT_NE(refused.find("HTTP/1.1 400"), std::string::npos) << refused;
   EXPECT_NE(refused.find("the status query's offset is \\\"-1\\\"; it must be a whole number"), std::string::npos)
       << refused;
-  EXPECT_NE(get((*server)->port(), "/?page=2&type=ps").find("HTTP/1.1 200"), std::string::npos);
-  (*server)->stop();
+  EXPECT_NE(get(server->port(), "/?page=2&type=ps").find("HTTP/1.1 200"), std::string::npos);
+  server->stop();
   ASSERT_EQ(backend.asked.size(), 2U) << "the refused query never reached the master";
   EXPECT_EQ(backend.asked[0].type, "ps");
   EXPECT_EQ(backend.asked[0].offset, 3U);
@@ -238,18 +254,11 @@ TEST(StatusApi, PassesTheSelectionOnAndRefusesAnUnreadableOne) {
   EXPECT_EQ(backend.asked[1].limit, job_page_tasks);
 }
 
-TEST(HeartbeatApi, TakesACertificatePinAndRefusesWhatIsNotOne) {
-  SpecParseOptions options;
-  options.check_files = false;
-  Rendezvous rendezvous(*parse_job_spec("command: x\ntasks: {worker: {instances: 1}}\n", options));
-  SelectionRecorder backend;
-  JobApiOptions api;
-  api.bind_address = "127.0.0.1";
-  api.secret = "s3cret";
-  auto server = JobApiServer::start(rendezvous, api, &backend);
-  ASSERT_TRUE(server.ok()) << server.error().message;
+using HeartbeatApi = RecordedApi;
+
+TEST_F(HeartbeatApi, TakesACertificatePinAndRefusesWhatIsNotOne) {
   auto beat = [&](const std::string& body) {
-    return raw_http((*server)->port(),
+    return raw_http(server->port(),
                     "POST /v1/tasks/tensorboard/0/heartbeat HTTP/1.1\r\nHost: x\r\n"
                     "X-Spindle-Secret: s3cret\r\nConnection: close\r\nContent-Length: " +
                         std::to_string(body.size()) + "\r\n\r\n" + body);
@@ -259,7 +268,7 @@ TEST(HeartbeatApi, TakesACertificatePinAndRefusesWhatIsNotOne) {
   const auto refused = beat(R"({"container":"c1","certificate_sha256":"ABC"})");
   EXPECT_NE(refused.find("HTTP/1.1 400"), std::string::npos) << refused;
   EXPECT_NE(refused.find("64 lower-case hex digits"), std::string::npos) << refused;
-  (*server)->stop();
+  server->stop();
   ASSERT_EQ(backend.beats.size(), 1U) << "the refused heartbeat never reached the master";
   EXPECT_EQ(backend.beats[0].certificate_sha256, pin);
 }

@@ -34,7 +34,7 @@ struct TaskHeartbeat {
   std::uint64_t cluster_version = 0;  // the newest cluster the task has seen
   // The pin of the certificate the task's server presents behind TLS
   // (TensorBoard on an encrypted cluster), 64 hex digits; empty in clear.
-  std::string certificate_sha256;
+  std::string certificate_sha256{};
 };
 
 // How a task's command ended, as its executor saw it.

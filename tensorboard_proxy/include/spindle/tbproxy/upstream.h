@@ -14,7 +14,7 @@ struct UpstreamAddress {
   std::uint16_t port = 0;
   // When set, the TensorBoard serves TLS with the certificate of this pin
   // (SHA-256 of its DER bytes, lower-case hex), and only that one is taken.
-  std::string certificate_sha256;
+  std::string certificate_sha256{};
 
   // host:port, with an IPv6 host in brackets.
   std::string authority() const {
