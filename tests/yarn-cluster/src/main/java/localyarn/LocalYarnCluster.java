@@ -241,6 +241,9 @@ public final class LocalYarnCluster {
       UserGroupInformation.setLoginUser(rmUser);
     }
 
+    if (yarn != null) {
+      WebRoutes.keepEachOnItsOwn(yarn, nodes);
+    }
     for (int i = 0; i < nodes; i++) {
       nodeIds[i] = yarn.getNodeManager(i).getNMContext().getNodeId();
     }
@@ -1052,6 +1055,7 @@ public final class LocalYarnCluster {
       Field slot = findField(MiniYARNCluster.class, "nodeManagers");
       slot.setAccessible(true);
       ((NodeManager[]) slot.get(yarn))[n] = nm;
+      WebRoutes.keepEachOnItsOwn(yarn, nodes);
       nodeStates[n] = "running";
       if (!nm.getNMContext().getNodeId().equals(nodeIds[n])) {
         throw new IllegalStateException("the new NodeManager is " + nm.getNMContext().getNodeId()
@@ -1076,6 +1080,7 @@ public final class LocalYarnCluster {
       long startAt = System.nanoTime();
       yarn.restartResourceManager(0);
       ResourceManager rm = yarn.getResourceManager();
+      WebRoutes.keepEachOnItsOwn(yarn, nodes);
       long startMs = millisSince(startAt);
       List<String> running = new ArrayList<>();
       for (int n = 0; n < nodes; n++) {
