@@ -186,7 +186,9 @@ class CurrentEnvironment(PythonEnvTest):
         board = next(task for task in status["job"]["tasks"] if task["task"] == "tensorboard:0")
         self.assertNotEqual(board["phase"], "failed", board)
         self.assertEqual(board["restarts"], 0, board)
-        logs = spindle("logs", first["application_id"], "tensorboard:0")
+        # The job has just ended: --follow waits for the NodeManagers to finish collecting its logs.
+        logs = spindle("logs", first["application_id"], "tensorboard:0", "--follow", timeout=300)
+        self.assertEqual(logs.returncode, 0, logs.stderr)
         self.assertIn("TensorBoard", logs.stdout + logs.stderr)
 
         copies_before = localized_copies(name)

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "spindle/yarn/application_client.h"
+#include "spindle/yarn/resource_manager_rest.h"
 
 namespace spindle::yarn {
 namespace {
@@ -191,6 +192,30 @@ TEST(LocalYarn, ClusterCommandsPrintTables) {
     auto [code, out] = spindle(command);
     EXPECT_EQ(code, 0) << command << ": " << out;
     EXPECT_NE(out.find("gpu"), std::string::npos) << command << ": " << out;
+  }
+}
+
+// The daemons of the test cluster share one JVM. Each web server must still answer its own
+// routes, as in a cluster of one daemon per host: on Hadoop 3.3 and 3.4 the web apps share a
+// static filter that would route them all to the last one started.
+TEST(LocalYarn, EachWebServerAnswersForItsOwnDaemon) {
+  auto configuration = HadoopConfiguration::from_environment();
+  ASSERT_TRUE(configuration.ok()) << configuration.error().message;
+  auto rest = ResourceManagerRest::from_configuration(*configuration);
+  auto info = rest.cluster_info();
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->at("clusterInfo").at("state"), "STARTED");
+  auto nodes = rest.nodes();
+  ASSERT_TRUE(nodes.ok()) << nodes.error().message;
+  const auto& listed = nodes->at("nodes").at("node");
+  ASSERT_EQ(listed.size(), 2u) << *nodes;
+  for (const auto& node : listed) {
+    const std::string address = node.at("nodeHTTPAddress");
+    auto [code, out] = run("curl -sS --max-time 20 http://" + address + "/ws/v1/node/info");
+    ASSERT_EQ(code, 0) << address << ": " << out;
+    const auto own = nlohmann::json::parse(out, nullptr, false);
+    ASSERT_FALSE(own.is_discarded()) << address << " answered no JSON: " << out;
+    EXPECT_EQ(own.at("nodeInfo").at("id"), node.at("id")) << "the web server at " << address << " answered for another node";
   }
 }
 

@@ -641,6 +641,10 @@ public final class LocalYarnCluster {
       s.put(p + "natural_termination_factor", "1.0"); // no waiting for containers to end
       s.put(p + "max_ignored_over_capacity", "0"); // any use over the guarantee counts
     }
+    // Hadoop 3.4 and later give root every label at 100%; 3.3 only the labels configured for it,
+    // and without this its children's share of the gpu partition is 0% of nothing.
+    s.put(cs + "root.accessible-node-labels." + GPU_LABEL + ".capacity", "100");
+    s.put(cs + "root.accessible-node-labels." + GPU_LABEL + ".maximum-capacity", "100");
     s.put(cs + "root.ml-gpu.accessible-node-labels", GPU_LABEL);
     s.put(cs + "root.ml-gpu.accessible-node-labels." + GPU_LABEL + ".capacity", "100");
     s.put(cs + "root.ml-gpu.accessible-node-labels." + GPU_LABEL + ".maximum-capacity", "100");
