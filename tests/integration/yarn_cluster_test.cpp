@@ -215,7 +215,8 @@ TEST(LocalYarn, EachWebServerAnswersForItsOwnDaemon) {
     ASSERT_EQ(code, 0) << address << ": " << out;
     const auto own = nlohmann::json::parse(out, nullptr, false);
     ASSERT_FALSE(own.is_discarded()) << address << " answered no JSON: " << out;
-    EXPECT_EQ(own.at("nodeInfo").at("id"), node.at("id")) << "the web server at " << address << " answered for another node";
+    EXPECT_EQ(own.at("nodeInfo").at("id"), node.at("id"))
+        << "the web server at " << address << " answered for another node";
   }
 }
 
