@@ -393,7 +393,7 @@ public final class LocalYarnCluster {
       conf.setInt("dfs.ha.tail-edits.period", 1);
       MiniDFSNNTopology.NSConf ns = new MiniDFSNNTopology.NSConf(NAMESERVICE);
       NN_IDS.forEach(id -> ns.addNN(new MiniDFSNNTopology.NNConf(id)));
-      cluster = new MiniDFSCluster.Builder(conf, base)
+      cluster = new MiniDFSCluster.Builder(masterHost != null ? keepingReplication(conf) : conf, base)
           .nnTopology(new MiniDFSNNTopology().addNameservice(ns))
           .numDataNodes(masterHost != null ? 0 : 1) // in hosts mode on the worker hosts
           .build();
@@ -409,14 +409,8 @@ public final class LocalYarnCluster {
       makeSharedDirs(cluster);
     } else {
       // The NameNode as nn, the DataNode as dn: each RPC server answers as its own principal.
-      // So the NameNode starts alone, and MiniDFSCluster would then set dfs.replication to its
-      // number of DataNodes, 0, which the NameNode hands out as the default of its clients.
-      Configuration nnConf = new HdfsConfiguration(conf) {
-        @Override
-        public void setInt(String name, int value) {
-          super.setInt(name, name.equals("dfs.replication") ? Math.max(value, 1) : value);
-        }
-      };
+      // So the NameNode starts alone.
+      Configuration nnConf = keepingReplication(conf);
       kerberos.hdfsServerSettings().forEach(nnConf::set);
       cluster = Kerberos.as(nnUser, () -> new MiniDFSCluster.Builder(nnConf, base).numDataNodes(0).build());
       MiniDFSCluster started = cluster;
@@ -431,6 +425,23 @@ public final class LocalYarnCluster {
       });
     }
     return cluster;
+  }
+
+  /**
+   * A MiniDFSCluster started without DataNodes of its own sets dfs.replication to their number, 0,
+   * which its NameNodes then hand out as their clients' default (Hadoop 3.3's log aggregation
+   * asks for it, and every write of aggregated logs fails). This configuration keeps the
+   * replication it was given.
+   */
+  private static Configuration keepingReplication(Configuration conf) {
+    return new HdfsConfiguration(conf) {
+      @Override
+      public void setInt(String name, int value) {
+        if (!name.equals("dfs.replication") || value >= 1) {
+          super.setInt(name, value);
+        }
+      }
+    };
   }
 
   /**
