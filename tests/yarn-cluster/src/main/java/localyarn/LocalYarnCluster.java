@@ -1270,7 +1270,7 @@ public final class LocalYarnCluster {
     }
   }
 
-  private static Field findField(Class<?> type, String name) throws NoSuchFieldException {
+  static Field findField(Class<?> type, String name) throws NoSuchFieldException {
     for (Class<?> c = type; c != null; c = c.getSuperclass()) {
       try {
         return c.getDeclaredField(name);

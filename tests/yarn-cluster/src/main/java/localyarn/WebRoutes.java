@@ -11,11 +11,11 @@ import org.apache.hadoop.yarn.webapp.WebApp;
  * Keeps each web app of the single-JVM cluster answering its own routes.
  *
  * <p>YARN's web apps sit behind Guice's servlet filter (before Hadoop 3.5, with all of their REST
- * API inside it, Jersey 1). Jetty makes that filter
- * from its class name, and such a filter serves the routes of the Guice injector created last in
- * the JVM. A real cluster runs one daemon per JVM and never sees this. Here, the ResourceManager
- * and the NodeManagers share the JVM: every web server would serve the last started NodeManager's
- * routes, and the ResourceManager's {@code /ws/v1/cluster} would answer 404.
+ * API inside it, Jersey 1). Jetty makes that filter from its class name, and such a filter serves
+ * the routes of the Guice injector created last in the JVM. A real cluster runs one daemon per JVM
+ * and never sees this. Here, the ResourceManager and the NodeManagers share the JVM: every web
+ * server would serve the last started NodeManager's routes, and the ResourceManager's
+ * {@code /ws/v1/cluster} would answer 404.
  *
  * <p>Each web app also keeps a filter bound to its own injector, made when it was built (Hadoop
  * uses it to stop the web app). This puts that filter in front of its own server.
@@ -73,15 +73,8 @@ final class WebRoutes {
   }
 
   private static Field field(Class<?> type, String name) throws NoSuchFieldException {
-    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-      try {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
-      } catch (NoSuchFieldException e) {
-        // look in the superclass
-      }
-    }
-    throw new NoSuchFieldException(type.getName() + "." + name);
+    Field found = LocalYarnCluster.findField(type, name);
+    found.setAccessible(true);
+    return found;
   }
 }
