@@ -35,13 +35,10 @@ import org.apache.hadoop.security.UserGroupInformation;
  */
 final class Kerberos {
   static final String REALM = "EXAMPLE.COM";
-  /**
-   * The host part of every service principal. It must be what Hadoop substitutes for
-   * {@code _HOST}: the canonical name of 127.0.0.1, and the host clients name in their URLs.
-   */
-  static final String HOST = "localhost";
-  /** The services, each with its own principal SERVICE/localhost and keytab. */
+  /** The services, each with its own principal SERVICE/HOST and keytab. */
   static final List<String> SERVICES = List.of("nn", "dn", "rm", "nm", "HTTP");
+  /** Hosts mode: the services of each worker host, principals SERVICE/WORKER. */
+  static final List<String> WORKER_SERVICES = List.of("dn", "nm", "HTTP");
   /** How long a delegation token lives without renewal. */
   static final long TOKEN_RENEW_INTERVAL_MS = 30_000;
   /** Another user of the cluster, with {@code alice.keytab}. */
@@ -50,29 +47,46 @@ final class Kerberos {
   private final File dir;
   private final File kdcDir;
   private final String user;
+  /**
+   * The host part of the principals of this JVM's services. It must be what Hadoop substitutes
+   * for {@code _HOST}: the canonical name of the address the daemons answer at, and the host
+   * clients name in their URLs (localhost, or in hosts mode the master host's name).
+   */
+  private final String host;
+  /** Hosts mode: the worker hosts, each with principals of its own; empty otherwise. */
+  private final List<String> workers;
   private MiniKdc kdc;
 
-  Kerberos(File dir, File kdcDir) {
+  Kerberos(File dir, File kdcDir, String host, List<String> workers) {
     this.dir = dir;
     this.kdcDir = kdcDir;
     this.user = System.getProperty("user.name");
+    this.host = host;
+    this.workers = workers;
   }
 
-  /** Starts the KDC on an ephemeral port of localhost and creates principals and keytabs. */
+  /** Starts the KDC on an ephemeral port of the host and creates principals and keytabs. */
   void start() throws Exception {
     Files.createDirectories(dir.toPath());
     Files.createDirectories(kdcDir.toPath());
     Properties conf = MiniKdc.createConf();
     conf.setProperty(MiniKdc.ORG_NAME, REALM.substring(0, REALM.indexOf('.')));
     conf.setProperty(MiniKdc.ORG_DOMAIN, REALM.substring(REALM.indexOf('.') + 1));
-    conf.setProperty(MiniKdc.KDC_BIND_ADDRESS, HOST);
+    // MiniKdc's own krb5.conf, which this JVM reads, names localhost whatever the address; in
+    // hosts mode the other hosts reach it at the master host's, so it listens on both.
+    conf.setProperty(MiniKdc.KDC_BIND_ADDRESS, hostsMode() ? "0.0.0.0" : host);
     conf.setProperty(MiniKdc.KDC_PORT, "0");
     conf.setProperty(MiniKdc.TRANSPORT, "TCP"); // MiniKdc listens on TCP only
     kdc = new MiniKdc(conf, kdcDir);
     // It also points this JVM at a krb5.conf of its own (java.security.krb5.conf).
     kdc.start();
+    // One keytab per service holds its principal on every host, as a keytab shipped to all nodes.
     for (String service : SERVICES) {
-      kdc.createPrincipal(keytab(service), service + "/" + HOST);
+      List<String> principals = new java.util.ArrayList<>(List.of(service + "/" + host));
+      if (WORKER_SERVICES.contains(service)) {
+        workers.forEach(worker -> principals.add(service + "/" + worker));
+      }
+      kdc.createPrincipal(keytab(service), principals.toArray(new String[0]));
     }
     kdc.createPrincipal(userKeytab(), user);
     // A second person, for tests of what one user may not do with another's jobs.
@@ -114,11 +128,13 @@ final class Kerberos {
         + "  }\n"
         + "\n"
         + "[domain_realm]\n"
-        + "  " + HOST + " = " + REALM + "\n";
+        + java.util.stream.Stream.concat(java.util.stream.Stream.of(host), workers.stream())
+            .map(name -> "  " + name + " = " + REALM + "\n")
+            .collect(java.util.stream.Collectors.joining());
   }
 
   String kdcAddress() {
-    return kdc.getHost() + ":" + kdc.getPort();
+    return host + ":" + kdc.getPort();
   }
 
   File krb5Conf() {
@@ -145,8 +161,26 @@ final class Kerberos {
     return user + "@" + REALM;
   }
 
-  static String principal(String service) {
-    return service + "/" + HOST + "@" + REALM;
+  String principal(String service) {
+    return service + "/" + host + "@" + REALM;
+  }
+
+  /**
+   * What the servers' settings name for SERVICE: its principal, except in hosts mode for the
+   * services of the worker hosts, where the pattern stands for each host's own (the NameNodes and
+   * ResourceManagers check a DataNode or NodeManager against the name of the host it calls from),
+   * and for HTTP, where each web server takes whichever HTTP principal of the keytab a client asks
+   * for.
+   */
+  String serverPrincipal(String service) {
+    if (workers.isEmpty() || !WORKER_SERVICES.contains(service)) {
+      return principal(service);
+    }
+    return service.equals("HTTP") ? "*" : principalPattern(service);
+  }
+
+  boolean hostsMode() {
+    return !workers.isEmpty();
   }
 
   /** What a client configuration names: the pattern with _HOST, as on a real cluster. */
@@ -198,12 +232,15 @@ final class Kerberos {
   }
 
   /** With --tls: every web server of HDFS and YARN on HTTPS alone, on ports picked at start. */
-  static Map<String, String> tlsServerSettings() {
+  Map<String, String> tlsServerSettings() {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("yarn.http.policy", "HTTPS_ONLY");
     s.put("dfs.http.policy", "HTTPS_ONLY");
-    s.put("dfs.namenode.https-address", HOST + ":0");
-    s.put("dfs.datanode.https.address", HOST + ":0");
+    s.put("dfs.namenode.https-address", host + ":0");
+    s.put("dfs.datanode.https.address", (hostsMode() ? "0.0.0.0" : host) + ":0");
+    if (hostsMode()) {
+      s.put("dfs.namenode.https-bind-host", "0.0.0.0");
+    }
     s.put("hadoop.ssl.require.client.cert", "false");
     s.put("dfs.client.https.need-auth", "false");
     s.put("hadoop.ssl.server.conf", "ssl-server.xml");
@@ -233,10 +270,10 @@ final class Kerberos {
     s.put("dfs.block.access.token.enable", "true");
     s.put("dfs.namenode.kerberos.principal", principal("nn"));
     s.put("dfs.namenode.keytab.file", keytab("nn").getPath());
-    s.put("dfs.datanode.kerberos.principal", principal("dn"));
+    s.put("dfs.datanode.kerberos.principal", serverPrincipal("dn"));
     s.put("dfs.datanode.keytab.file", keytab("dn").getPath());
     // SPNEGO for WebHDFS and the NameNode's web pages, over plain HTTP.
-    s.put("dfs.web.authentication.kerberos.principal", principal("HTTP"));
+    s.put("dfs.web.authentication.kerberos.principal", serverPrincipal("HTTP"));
     s.put("dfs.web.authentication.kerberos.keytab", keytab("HTTP").getPath());
     s.put("dfs.http.policy", "HTTP_ONLY");
     if (tls()) {
@@ -262,7 +299,7 @@ final class Kerberos {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("hadoop.http.authentication.type", "kerberos");
     s.put("hadoop.http.authentication.simple.anonymous.allowed", "false");
-    s.put("hadoop.http.authentication.kerberos.principal", principal("HTTP"));
+    s.put("hadoop.http.authentication.kerberos.principal", serverPrincipal("HTTP"));
     s.put("hadoop.http.authentication.kerberos.keytab", keytab("HTTP").getPath());
     // The secret that signs the auth cookies, one for all servers (else each makes up its own).
     s.put("hadoop.http.authentication.signature.secret.file", signatureSecret().getPath());
@@ -276,12 +313,12 @@ final class Kerberos {
     s.put("yarn.resourcemanager.principal", principal("rm"));
     s.put("yarn.resourcemanager.keytab", keytab("rm").getPath());
     s.put("yarn.resourcemanager.delegation.token.renew-interval", Long.toString(TOKEN_RENEW_INTERVAL_MS));
-    s.put("yarn.nodemanager.principal", principal("nm"));
+    s.put("yarn.nodemanager.principal", serverPrincipal("nm"));
     s.put("yarn.nodemanager.keytab", keytab("nm").getPath());
     // SPNEGO on the RM's and NMs' web servers (REST included).
-    s.put("yarn.resourcemanager.webapp.spnego-principal", principal("HTTP"));
+    s.put("yarn.resourcemanager.webapp.spnego-principal", serverPrincipal("HTTP"));
     s.put("yarn.resourcemanager.webapp.spnego-keytab-file", keytab("HTTP").getPath());
-    s.put("yarn.nodemanager.webapp.spnego-principal", principal("HTTP"));
+    s.put("yarn.nodemanager.webapp.spnego-principal", serverPrincipal("HTTP"));
     s.put("yarn.nodemanager.webapp.spnego-keytab-file", keytab("HTTP").getPath());
     s.putAll(httpAuthSettings());
     if (tls()) {
@@ -291,7 +328,7 @@ final class Kerberos {
         "org.apache.hadoop.security.AuthenticationFilterInitializer");
     // HDFS clients of the RM (token renewal) and the NMs (log aggregation).
     s.put("dfs.namenode.kerberos.principal", principal("nn"));
-    s.put("dfs.datanode.kerberos.principal", principal("dn"));
+    s.put("dfs.datanode.kerberos.principal", serverPrincipal("dn"));
     return s;
   }
 

@@ -160,10 +160,22 @@ public final class LocalYarnCluster {
     this.ha = ha || masterHost != null;
     this.masterHost = masterHost;
     this.faults = controlDir != null && !this.ha;
-    this.kerberos = kerberosDir == null ? null : new Kerberos(kerberosDir, new File(dataDir, "kdc"));
+    this.kerberos = kerberosDir == null ? null
+        : new Kerberos(kerberosDir, new File(dataDir, "kdc"), masterHost != null ? masterHost : "localhost",
+            masterHost != null ? workerHostsFromEnvironment() : List.of());
     this.nodes = masterHost != null ? 0 : faults ? 3 : 2;
     this.gpuNodeIndex = nodes - 1;
     this.nodeIds = new NodeId[nodes];
+  }
+
+  /** Hosts mode with Kerberos: the worker hosts' names, which scripts/local-yarn passes on. */
+  private static List<String> workerHostsFromEnvironment() {
+    String names = System.getenv().getOrDefault("SPINDLE_WORKER_HOSTS", "");
+    if (names.isBlank()) {
+      throw new IllegalArgumentException("SPINDLE_WORKER_HOSTS is empty; scripts/local-yarn --hosts sets it to the"
+          + " worker hosts' names, which their principals need");
+    }
+    return List.of(names.split(","));
   }
 
   public static void main(String[] args) throws Exception {
@@ -174,15 +186,18 @@ public final class LocalYarnCluster {
     if (args.length == 4 && (args[2].equals("--faults") || args[2].equals("--ha"))) {
       controlDir = new File(args[3]).getAbsoluteFile();
       ha = args[2].equals("--ha");
-    } else if (args.length == 5 && args[2].equals("--hosts")) {
+    } else if ((args.length == 5 || args.length == 7 && args[5].equals("--secure")) && args[2].equals("--hosts")) {
       controlDir = new File(args[3]).getAbsoluteFile();
       masterHost = args[4];
+      if (args.length == 7) {
+        kerberosDir = new File(args[6]).getAbsoluteFile();
+      }
     } else if (args.length == 4 && args[2].equals("--secure")) {
       kerberosDir = new File(args[3]).getAbsoluteFile();
     } else if (args.length != 2) {
       System.err.println(
           "usage: LocalYarnCluster CONF_DIR DATA_DIR [--faults CONTROL_DIR | --ha CONTROL_DIR"
-              + " | --hosts CONTROL_DIR MASTER_HOST | --secure KERBEROS_DIR]");
+              + " | --hosts CONTROL_DIR MASTER_HOST [--secure KERBEROS_DIR] | --secure KERBEROS_DIR]");
       System.exit(2);
     }
     LocalYarnCluster cluster = new LocalYarnCluster(new File(args[0]).getAbsoluteFile(),
@@ -216,9 +231,16 @@ public final class LocalYarnCluster {
     // MiniYARNCluster puts its work dirs under the test data dir, which defaults to ./target.
     System.setProperty("test.build.data", new File(dataDir, "yarn").getPath());
     if (masterHost != null) {
+      if (kerberos != null) {
+        // The HA admin calls that make an RM active go out as rm.
+        UserGroupInformation.setLoginUser(rmUser);
+      }
       rms = new ResourceManagerProcesses(new File(dataDir, "resourcemanagers"), RM_IDS,
-          resourceManagerFiles(defaultFs, yarnConf));
+          resourceManagerFiles(defaultFs, yarnConf), adminClientSettings());
       rms.start();
+      if (kerberos != null) {
+        writeWorkerServerSettings();
+      }
     } else if (ha) {
       yarn = new MiniYARNCluster("local-yarn", RM_IDS.size(), nodes, 1, 1);
       yarn.init(yarnConf);
@@ -315,6 +337,36 @@ public final class LocalYarnCluster {
    * Hosts mode: what each ResourceManager process reads, the settings made here and nothing of
    * Hadoop's defaults (the RM loads those itself).
    */
+  /**
+   * Hosts mode: what this JVM's HA admin client of the ResourceManagers needs, with Kerberos the
+   * authentication, the protection and the principal the ResourceManagers answer as (as `yarn
+   * rmadmin` sets it).
+   */
+  private Map<String, String> adminClientSettings() {
+    Map<String, String> s = new LinkedHashMap<>();
+    if (kerberos != null) {
+      s.putAll(Kerberos.coreSettings());
+      s.put("hadoop.security.service.user.name.key", kerberos.principal("rm"));
+    }
+    return s;
+  }
+
+  /**
+   * Hosts mode with Kerberos: the server settings of the worker hosts' DataNodes and
+   * NodeManagers (principals, keytabs, SPNEGO, HTTPS), which {@link WorkerHost} adds to the
+   * client configuration.
+   */
+  private void writeWorkerServerSettings() throws IOException {
+    File dir = new File(dataDir, "worker-server-conf");
+    Files.createDirectories(dir.toPath());
+    Configuration hdfs = new Configuration(false);
+    kerberos.hdfsServerSettings().forEach(hdfs::set);
+    Daemon.writeSite(hdfs, new File(dir, "hdfs-site.xml"));
+    Configuration yarnSite = new Configuration(false);
+    kerberos.yarnServerSettings().forEach(yarnSite::set);
+    Daemon.writeSite(yarnSite, new File(dir, "yarn-site.xml"));
+  }
+
   private Map<String, Map<String, String>> resourceManagerFiles(String defaultFs,
       Configuration yarnConf) {
     Map<String, String> yarnSite = new LinkedHashMap<>();
@@ -325,8 +377,18 @@ public final class LocalYarnCluster {
       }
     }
     Map<String, Map<String, String>> files = new LinkedHashMap<>();
-    files.put("core-site.xml", Map.of("fs.defaultFS", defaultFs));
-    files.put("hdfs-site.xml", hdfsHaClientSettings());
+    Map<String, String> core = new LinkedHashMap<>(Map.of("fs.defaultFS", defaultFs));
+    Map<String, String> hdfs = new LinkedHashMap<>(hdfsHaClientSettings());
+    if (kerberos != null) {
+      core.putAll(Kerberos.coreSettings());
+      hdfs.putAll(Kerberos.hdfsClientSettings());
+      if (Kerberos.tls()) {
+        hdfs.put("dfs.http.policy", "HTTPS_ONLY");
+        hdfs.put("dfs.data.transfer.protection", Kerberos.dataTransferProtection());
+      }
+    }
+    files.put("core-site.xml", core);
+    files.put("hdfs-site.xml", hdfs);
     files.put("yarn-site.xml", yarnSite);
     files.put("capacity-scheduler.xml", capacitySchedulerSettings());
     files.put("resource-types.xml", Map.of("yarn.resource-types", GPU));
@@ -368,7 +430,8 @@ public final class LocalYarnCluster {
       String suffix = NAMESERVICE + "." + NN_IDS.get(i);
       s.put("dfs.namenode.rpc-address." + suffix,
           advertised(nn.getNameNodeAddress().getHostString()) + ":" + nn.getNameNodeAddress().getPort());
-      s.put("dfs.namenode.http-address." + suffix, httpAddress(nn));
+      s.put((nn.getHttpAddress() != null ? "dfs.namenode.http-address." : "dfs.namenode.https-address.") + suffix,
+          httpAddress(nn));
     }
     s.put("dfs.client.failover.proxy.provider." + NAMESERVICE,
         "org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider");
@@ -393,16 +456,24 @@ public final class LocalYarnCluster {
       conf.setInt("dfs.ha.tail-edits.period", 1);
       MiniDFSNNTopology.NSConf ns = new MiniDFSNNTopology.NSConf(NAMESERVICE);
       NN_IDS.forEach(id -> ns.addNN(new MiniDFSNNTopology.NNConf(id)));
-      cluster = new MiniDFSCluster.Builder(masterHost != null ? keepingReplication(conf) : conf, base)
-          .nnTopology(new MiniDFSNNTopology().addNameservice(ns))
-          .numDataNodes(masterHost != null ? 0 : 1) // in hosts mode on the worker hosts
-          .build();
-      cluster.waitActive();
-      if (masterHost != null) {
-        nameNodesNameTheirNameservice(cluster);
+      Configuration nnConf = masterHost != null ? keepingReplication(conf) : conf;
+      if (kerberos != null) { // hosts mode: the NameNodes as nn
+        kerberos.hdfsServerSettings().forEach(nnConf::set);
       }
-      cluster.transitionToActive(0);
-      makeSharedDirs(cluster);
+      MiniDFSCluster started = asNameNode(() -> {
+        MiniDFSCluster built = new MiniDFSCluster.Builder(nnConf, base)
+            .nnTopology(new MiniDFSNNTopology().addNameservice(ns))
+            .numDataNodes(masterHost != null ? 0 : 1) // in hosts mode on the worker hosts
+            .build();
+        built.waitActive();
+        if (masterHost != null) {
+          nameNodesNameTheirNameservice(built);
+        }
+        built.transitionToActive(0);
+        makeSharedDirs(built);
+        return built;
+      });
+      cluster = started;
     } else if (kerberos == null) {
       cluster = new MiniDFSCluster.Builder(conf, base).numDataNodes(1).build();
       cluster.waitActive();
@@ -425,6 +496,11 @@ public final class LocalYarnCluster {
       });
     }
     return cluster;
+  }
+
+  /** Runs ACTION as the NameNodes' principal in secure mode, as this JVM's user otherwise. */
+  private <T> T asNameNode(java.security.PrivilegedExceptionAction<T> action) throws Exception {
+    return kerberos == null ? action.run() : Kerberos.as(nnUser, action);
   }
 
   /**
@@ -684,6 +760,9 @@ public final class LocalYarnCluster {
         for (String key : RM_ADDRESS_KEYS) {
           conf.set(key + "." + id, freeAddress());
         }
+        if (kerberos != null && Kerberos.tls()) {
+          conf.set("yarn.resourcemanager.webapp.https.address." + id, freeAddress());
+        }
       }
       // NodeManagers over RPC, through the failover proxy, so they follow a failover.
       conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, true);
@@ -796,7 +875,9 @@ public final class LocalYarnCluster {
       if (Kerberos.tls()) {
         hdfs.set("dfs.http.policy", "HTTPS_ONLY");
         hdfs.set("dfs.data.transfer.protection", Kerberos.dataTransferProtection());
-        hdfs.set("dfs.namenode.https-address", dfsConf.get("dfs.namenode.https-address"));
+        if (!ha) {
+          hdfs.set("dfs.namenode.https-address", dfsConf.get("dfs.namenode.https-address"));
+        }
       }
     }
     write(hdfs, "hdfs-site.xml");
@@ -808,14 +889,20 @@ public final class LocalYarnCluster {
       Kerberos.yarnClientSettings().forEach(site::set);
       if (Kerberos.tls()) {
         site.set("yarn.http.policy", "HTTPS_ONLY");
-        site.set("yarn.resourcemanager.webapp.https.address",
-            rmConf.get("yarn.resourcemanager.webapp.https.address"));
+        if (!ha) {
+          site.set("yarn.resourcemanager.webapp.https.address",
+              rmConf.get("yarn.resourcemanager.webapp.https.address"));
+        }
       }
     }
     if (ha) {
       for (String id : RM_IDS) {
         for (String key : RM_ADDRESS_KEYS) {
           site.set(key + "." + id, rmConf.get(key + "." + id));
+        }
+        if (kerberos != null && Kerberos.tls()) {
+          String key = "yarn.resourcemanager.webapp.https.address." + id;
+          site.set(key, rmConf.get(key));
         }
       }
     } else {

@@ -38,12 +38,14 @@ final class ResourceManagerProcesses {
    * @param dir where each RM gets {@code ID/conf} and {@code ID/log}
    * @param files the configuration files every RM reads (name to settings); yarn-site.xml gets
    *     {@code yarn.resourcemanager.ha.id} added per RM
+   * @param adminClientSettings what this JVM's HA admin client needs besides (with Kerberos)
    */
-  ResourceManagerProcesses(File dir, List<String> ids, Map<String, Map<String, String>> files)
-      throws IOException {
+  ResourceManagerProcesses(File dir, List<String> ids, Map<String, Map<String, String>> files,
+      Map<String, String> adminClientSettings) throws IOException {
     this.dir = dir;
     this.ids = ids;
     this.clientConf = new Configuration(false);
+    adminClientSettings.forEach(clientConf::set);
     Map<String, String> yarnSite = files.get("yarn-site.xml");
     for (String id : ids) {
       adminAddresses.put(id, yarnSite.get("yarn.resourcemanager.admin.address." + id));
@@ -66,6 +68,11 @@ final class ResourceManagerProcesses {
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
     command.add("-Xmx384m");
+    // Secure mode: the KDC this JVM started, whose configuration it was given at run time.
+    String krb5Conf = System.getProperty("java.security.krb5.conf");
+    if (krb5Conf != null) {
+      command.add("-Djava.security.krb5.conf=" + krb5Conf);
+    }
     for (String id : ids) {
       File conf = new File(dir, id + "/conf");
       List<String> argv = new ArrayList<>(command);

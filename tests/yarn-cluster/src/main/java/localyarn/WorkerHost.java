@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 
@@ -24,6 +25,11 @@ import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
  * NodeManager's localizers and log aggregation read only the default resources), starts both
  * daemons, prints one {@code READY key=value ...} line on stdout once the NodeManager has
  * registered, and runs until SIGTERM or SIGINT.
+ *
+ * <p>With Kerberos (SPINDLE_KERBEROS_DIR names the cluster's keytabs and krb5.conf, and
+ * SPINDLE_WORKER_SERVER_CONF the server settings the master host wrote) each daemon logs in as
+ * its own principal on this host, dn/HOST and nm/HOST, and starts inside a doAs of it, so that
+ * each answers as itself though both share this JVM.
  */
 public final class WorkerHost {
   private static final List<String> SITE_FILES =
@@ -32,6 +38,9 @@ public final class WorkerHost {
   private final File clusterConf;
   private final File hostDir;
   private final String host;
+  /** Kerberos: the keytabs, and the master host's server settings for this host's daemons. */
+  private final File kerberosDir = fileFromEnvironment("SPINDLE_KERBEROS_DIR");
+  private final File serverConf = fileFromEnvironment("SPINDLE_WORKER_SERVER_CONF");
   private DataNode dataNode;
   private NodeManager nodeManager;
 
@@ -39,6 +48,11 @@ public final class WorkerHost {
     this.clusterConf = clusterConf;
     this.hostDir = hostDir;
     this.host = host;
+  }
+
+  private static File fileFromEnvironment(String name) {
+    String value = System.getenv(name);
+    return value == null || value.isEmpty() ? null : new File(value);
   }
 
   public static void main(String[] args) throws Exception {
@@ -57,6 +71,10 @@ public final class WorkerHost {
     for (String name : SITE_FILES) {
       Configuration site = new Configuration(false);
       site.addResource(new Path(new File(clusterConf, name).toURI()));
+      File serverSettings = serverConf == null ? null : new File(serverConf, name);
+      if (serverSettings != null && serverSettings.isFile()) {
+        site.addResource(new Path(serverSettings.toURI()));
+      }
       if (name.equals("yarn-site.xml")) {
         nodeManagerSettings().forEach(site::set);
       } else if (name.equals("hdfs-site.xml")) {
@@ -69,10 +87,23 @@ public final class WorkerHost {
     // processes never do; mini-cluster mode lets the second one through.
     DefaultMetricsSystem.setMiniClusterMode(true);
     // Read through the classpath, like every Configuration the daemons make for themselves.
-    dataNode = DataNode.createDataNode(new String[0], new HdfsConfiguration());
+    HdfsConfiguration hdfsConf = new HdfsConfiguration();
+    UserGroupInformation dn = null;
+    UserGroupInformation nm = null;
+    if (kerberosDir != null) {
+      UserGroupInformation.setConfiguration(hdfsConf);
+      dn = UserGroupInformation.loginUserFromKeytabAndReturnUGI(
+          "dn/" + host + "@" + Kerberos.REALM, new File(kerberosDir, "dn.keytab").getPath());
+      nm = UserGroupInformation.loginUserFromKeytabAndReturnUGI(
+          "nm/" + host + "@" + Kerberos.REALM, new File(kerberosDir, "nm.keytab").getPath());
+    }
+    dataNode = as(dn, () -> DataNode.createDataNode(new String[0], hdfsConf));
     nodeManager = new NodeManager();
-    nodeManager.init(new YarnConfiguration());
-    nodeManager.start(); // returns once registered with the active ResourceManager
+    as(nm, () -> {
+      nodeManager.init(new YarnConfiguration());
+      nodeManager.start(); // returns once registered with the active ResourceManager
+      return null;
+    });
 
     System.out.println("READY host=" + host
         + " node=" + nodeManager.getNMContext().getNodeId()
@@ -92,6 +123,7 @@ public final class WorkerHost {
     s.put("yarn.nodemanager.address", host + ":0");
     s.put("yarn.nodemanager.localizer.address", host + ":0");
     s.put("yarn.nodemanager.webapp.address", host + ":0");
+    s.put("yarn.nodemanager.webapp.https.address", host + ":0");
     s.put("yarn.nodemanager.local-dirs", new File(hostDir, "nm-local").getPath());
     s.put("yarn.nodemanager.log-dirs", new File(hostDir, "nm-logs").getPath());
     s.put("yarn.nodemanager.recovery.enabled", "false");
@@ -104,9 +136,15 @@ public final class WorkerHost {
     s.put("dfs.datanode.address", "0.0.0.0:0");
     s.put("dfs.datanode.http.address", "0.0.0.0:0");
     s.put("dfs.datanode.ipc.address", "0.0.0.0:0");
+    s.put("dfs.datanode.https.address", "0.0.0.0:0");
     s.put("dfs.datanode.data.dir", new File(hostDir, "dn").toURI().toString());
     s.put("dfs.heartbeat.interval", "3");
     return s;
+  }
+
+  private static <T> T as(UserGroupInformation user, java.security.PrivilegedExceptionAction<T> action)
+      throws Exception {
+    return user == null ? action.run() : Kerberos.as(user, action);
   }
 
   private void stop() {
