@@ -32,6 +32,10 @@ import org.apache.hadoop.security.UserGroupInformation;
  * user of the thread that serves a connection. So each daemon is started inside a {@code doAs}
  * of its own principal (see {@link #as}): the threads it creates inherit that identity, and each
  * RPC server answers as its own principal.
+ *
+ * <p>In hosts mode the principals' host is the master host's name, the worker hosts' DataNodes,
+ * NodeManagers and web servers have principals of their own host in the same keytabs, and the
+ * KDC listens on every address of the master host (see {@link #serverPrincipal}).
  */
 final class Kerberos {
   static final String REALM = "EXAMPLE.COM";
