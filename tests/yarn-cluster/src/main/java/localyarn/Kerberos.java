@@ -10,11 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PrivilegedExceptionAction;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -86,7 +89,7 @@ final class Kerberos {
     kdc.start();
     // One keytab per service holds its principal on every host, as a keytab shipped to all nodes.
     for (String service : SERVICES) {
-      List<String> principals = new java.util.ArrayList<>(List.of(service + "/" + host));
+      List<String> principals = new ArrayList<>(List.of(service + "/" + host));
       if (WORKER_SERVICES.contains(service)) {
         workers.forEach(worker -> principals.add(service + "/" + worker));
       }
@@ -132,9 +135,9 @@ final class Kerberos {
         + "  }\n"
         + "\n"
         + "[domain_realm]\n"
-        + java.util.stream.Stream.concat(java.util.stream.Stream.of(host), workers.stream())
+        + Stream.concat(Stream.of(host), workers.stream())
             .map(name -> "  " + name + " = " + REALM + "\n")
-            .collect(java.util.stream.Collectors.joining());
+            .collect(Collectors.joining());
   }
 
   String kdcAddress() {
@@ -146,6 +149,11 @@ final class Kerberos {
   }
 
   File keytab(String service) {
+    return keytab(dir, service);
+  }
+
+  /** SERVICE's keytab in the cluster's Kerberos directory DIR (a worker host reads it there). */
+  static File keytab(File dir, String service) {
     return new File(dir, service.toLowerCase() + ".keytab");
   }
 
@@ -343,6 +351,10 @@ final class Kerberos {
     s.put("dfs.datanode.kerberos.principal", principalPattern("dn"));
     s.put("dfs.web.authentication.kerberos.principal", principalPattern("HTTP"));
     s.put("dfs.block.access.token.enable", "true");
+    if (tls()) {
+      s.put("dfs.http.policy", "HTTPS_ONLY");
+      s.put("dfs.data.transfer.protection", dataTransferProtection());
+    }
     return s;
   }
 

@@ -334,10 +334,6 @@ public final class LocalYarnCluster {
   }
 
   /**
-   * Hosts mode: what each ResourceManager process reads, the settings made here and nothing of
-   * Hadoop's defaults (the RM loads those itself).
-   */
-  /**
    * Hosts mode: what this JVM's HA admin client of the ResourceManagers needs, with Kerberos the
    * authentication, the protection and the principal the ResourceManagers answer as (as `yarn
    * rmadmin` sets it).
@@ -367,6 +363,10 @@ public final class LocalYarnCluster {
     Daemon.writeSite(yarnSite, new File(dir, "yarn-site.xml"));
   }
 
+  /**
+   * Hosts mode: what each ResourceManager process reads, the settings made here and nothing of
+   * Hadoop's defaults (the RM loads those itself).
+   */
   private Map<String, Map<String, String>> resourceManagerFiles(String defaultFs,
       Configuration yarnConf) {
     Map<String, String> yarnSite = new LinkedHashMap<>();
@@ -382,10 +382,6 @@ public final class LocalYarnCluster {
     if (kerberos != null) {
       core.putAll(Kerberos.coreSettings());
       hdfs.putAll(Kerberos.hdfsClientSettings());
-      if (Kerberos.tls()) {
-        hdfs.put("dfs.http.policy", "HTTPS_ONLY");
-        hdfs.put("dfs.data.transfer.protection", Kerberos.dataTransferProtection());
-      }
     }
     files.put("core-site.xml", core);
     files.put("hdfs-site.xml", hdfs);
@@ -460,7 +456,7 @@ public final class LocalYarnCluster {
       if (kerberos != null) { // hosts mode: the NameNodes as nn
         kerberos.hdfsServerSettings().forEach(nnConf::set);
       }
-      MiniDFSCluster started = asNameNode(() -> {
+      cluster = asNameNode(() -> {
         MiniDFSCluster built = new MiniDFSCluster.Builder(nnConf, base)
             .nnTopology(new MiniDFSNNTopology().addNameservice(ns))
             .numDataNodes(masterHost != null ? 0 : 1) // in hosts mode on the worker hosts
@@ -473,7 +469,6 @@ public final class LocalYarnCluster {
         makeSharedDirs(built);
         return built;
       });
-      cluster = started;
     } else if (kerberos == null) {
       cluster = new MiniDFSCluster.Builder(conf, base).numDataNodes(1).build();
       cluster.waitActive();
@@ -872,12 +867,8 @@ public final class LocalYarnCluster {
     hdfs.set("dfs.replication", masterHost != null ? "2" : "1");
     if (kerberos != null) {
       Kerberos.hdfsClientSettings().forEach(hdfs::set);
-      if (Kerberos.tls()) {
-        hdfs.set("dfs.http.policy", "HTTPS_ONLY");
-        hdfs.set("dfs.data.transfer.protection", Kerberos.dataTransferProtection());
-        if (!ha) {
-          hdfs.set("dfs.namenode.https-address", dfsConf.get("dfs.namenode.https-address"));
-        }
+      if (Kerberos.tls() && !ha) {
+        hdfs.set("dfs.namenode.https-address", dfsConf.get("dfs.namenode.https-address"));
       }
     }
     write(hdfs, "hdfs-site.xml");

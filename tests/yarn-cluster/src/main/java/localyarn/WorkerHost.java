@@ -93,9 +93,9 @@ public final class WorkerHost {
     if (kerberosDir != null) {
       UserGroupInformation.setConfiguration(hdfsConf);
       dn = UserGroupInformation.loginUserFromKeytabAndReturnUGI(
-          "dn/" + host + "@" + Kerberos.REALM, new File(kerberosDir, "dn.keytab").getPath());
+          "dn/" + host + "@" + Kerberos.REALM, Kerberos.keytab(kerberosDir, "dn").getPath());
       nm = UserGroupInformation.loginUserFromKeytabAndReturnUGI(
-          "nm/" + host + "@" + Kerberos.REALM, new File(kerberosDir, "nm.keytab").getPath());
+          "nm/" + host + "@" + Kerberos.REALM, Kerberos.keytab(kerberosDir, "nm").getPath());
     }
     dataNode = as(dn, () -> DataNode.createDataNode(new String[0], hdfsConf));
     nodeManager = new NodeManager();
