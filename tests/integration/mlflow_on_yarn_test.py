@@ -71,7 +71,9 @@ class MlflowServer:
              "--workers", "1", "--backend-store-uri", f"sqlite:///{self.directory}/mlflow.sqlite",
              "--artifacts-destination", os.path.join(self.directory, "artifacts")],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=self.directory)
-        deadline = time.time() + 180
+        # Its first start creates the tracking database (a few dozen migrations), which takes
+        # minutes while the other beds' tests hold both cores.
+        deadline = time.time() + 300
         while time.time() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"mlflow server exited with {self.process.returncode}: {self.server_log()}")
@@ -82,8 +84,9 @@ class MlflowServer:
             except OSError:
                 pass
             time.sleep(0.5)
+        log = self.server_log()  # before stop() removes the directory
         self.stop()
-        raise RuntimeError("mlflow server did not answer /health within 180 s: " + self.server_log())
+        raise RuntimeError(f"mlflow server did not answer {self.uri}/health within 300 s: {log}")
 
     def server_log(self):
         with open(os.path.join(self.directory, "server.log"), errors="replace") as log:

@@ -79,9 +79,6 @@ public final class WorkerHost {
         nodeManagerSettings().forEach(site::set);
       } else if (name.equals("hdfs-site.xml")) {
         dataNodeSettings().forEach(site::set);
-      } else if (name.equals("core-site.xml")) {
-        // File modes set as a node with Hadoop's native library sets them (see the class).
-        site.set("fs.file.impl", PosixLocalFileSystem.class.getName());
       }
       Daemon.writeSite(site, new File(conf, name));
     }
