@@ -14,6 +14,7 @@
 #include <set>
 
 #include "client/container_binary.h"
+#include "client/output_check.h"
 #include "client/staging.h"
 #include "spindle/client/cluster_cache.h"
 #include "spindle/client/history_store.h"
@@ -223,6 +224,9 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   };
   auto tokens = obtain_job_tokens(spec, configuration, token_options);
   if (!tokens) return cluster_error(tokens.error().message);
+  if (auto writable = check_output_writable(spec.output, configuration); !writable) {
+    return bad_input(writable.error().message);
+  }
   // Opened before anything is staged: a required run that cannot be made leaves nothing behind.
   JobSpec shipped = spec;
   auto tracking = open_tracking_run(spec, configuration, application_id, options.mlflow_tracking_uri, progress);

@@ -476,7 +476,7 @@ int run_application_master(const MasterOptions& options) {
     if ((*scheduler)->register_master(context->host, 0, "")) {
       (void)(*scheduler)->finish(yarn::FinalStatus::failed, why, "");
     }
-    (void)remove_staging(options.staging_location, staging_token(context->delegation_tokens, options.staging_location));
+    (void)remove_staging(options.staging_location, *context);
     return 1;
   }
   // The NodeManagers' pages are https:// where yarn.http.policy says HTTPS_ONLY.
@@ -494,9 +494,7 @@ int run_application_master(const MasterOptions& options) {
   if (!killed) {
     if (auto finished = master.finish(); !finished) log(finished.error().message);
   }
-  if (auto removed =
-          remove_staging(options.staging_location, staging_token(context->delegation_tokens, options.staging_location));
-      !removed) {
+  if (auto removed = remove_staging(options.staging_location, *context); !removed) {
     log(removed.error().message);
   }
   // Those following the job's events read its last status now.

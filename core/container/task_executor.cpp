@@ -13,8 +13,10 @@
 #include <thread>
 
 #include "container/container_context.h"
+#include "container/hdfs_access.h"
 #include "container/job_file.h"
 #include "container/master_link.h"
+#include "container/output_mirror.h"
 #include "container/python_env_setup.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/job_api_client.h"
@@ -49,12 +51,14 @@ bool runs_our_tensorboard(const JobSpec& spec, const TaskId& task) {
 }
 
 // `loopback_only`: TensorBoard listens on 127.0.0.1 alone, behind the executor's TLS.
-std::string command_of(const JobSpec& spec, const TaskId& task, std::uint16_t port, bool loopback_only) {
+// `output`: the job's output as this task reads it (its own directory when the output is in HDFS).
+std::string command_of(const JobSpec& spec, const TaskId& task, const std::string& output, std::uint16_t port,
+                       bool loopback_only) {
   const TaskSpec* type = spec.find_task(task.type);
   if (!type->command.empty()) return type->command;
   if (task.type == task_types::tensorboard) {
     // The real TensorBoard over the job's output, on the task's reserved port.
-    return "exec tensorboard --logdir " + shell_quote(spec.output) + " --port " + std::to_string(port) +
+    return "exec tensorboard --logdir " + shell_quote(output) + " --port " + std::to_string(port) +
            (loopback_only ? " --host 127.0.0.1" : " --bind_all");
   }
   return "";
@@ -215,9 +219,32 @@ int run_task_executor(const ExecutorOptions& options) {
     log("TensorBoard is served behind TLS on port " + std::to_string(reservation->port()) + ", certificate sha256 " +
         behind_tls->certificate_sha256);
   }
+  // An output in HDFS: the task writes a directory of its own node, which
+  // starts as what HDFS holds and is kept in HDFS from then on.
+  TaskContext task_context{context->application_id, *task, options.attempt};
+  std::unique_ptr<OutputMirror> mirror;
+  if (is_hdfs_location(spec->output)) {
+    std::error_code ec;
+    task_context.output_directory = (std::filesystem::current_path(ec) / task_context.output_directory).string();
+    auto hdfs = container_hdfs(*context);
+    if (!hdfs) return could_not_start("cannot reach the job's output " + spec->output + ": " + hdfs.error().message);
+    OutputMirror::Options mirrored;
+    mirrored.local = task_context.output_directory;
+    mirrored.remote = hdfs_path_of(spec->output);
+    mirrored.writer = task->type + "-" + std::to_string(task->index);
+    mirrored.log = log;
+    auto started = OutputMirror::start(std::move(*hdfs), std::move(mirrored));
+    if (!started) return could_not_start("the job's output " + spec->output + ": " + started.error().message);
+    mirror = std::move(*started);
+    const auto restored = mirror->totals();
+    log("output " + spec->output + " is kept from " + task_context.output_directory + "; " +
+        std::to_string(restored.files_in) + " files (" + std::to_string(restored.bytes_in) +
+        " bytes) were copied in first");
+  }
+  const std::string output = is_hdfs_location(spec->output) ? task_context.output_directory : spec->output;
   TaskProcessOptions process;
-  process.command = behind_tls ? command_of(*spec, *task, behind_tls->loopback.port(), true)
-                               : command_of(*spec, *task, reservation->port(), false);
+  process.command = behind_tls ? command_of(*spec, *task, output, behind_tls->loopback.port(), true)
+                               : command_of(*spec, *task, output, reservation->port(), false);
   if (const int processes = spec->find_task(task->type)->processes; processes > 1) {
     // This binary starts and watches the copies, each with its own rank.
     std::error_code ec;
@@ -229,8 +256,7 @@ int run_task_executor(const ExecutorOptions& options) {
     process.command = "exec " + shell_quote(self.string()) + " fan-out " + std::to_string(processes) + " " +
                       shell_quote(process.command);
   }
-  process.environment = command_environment(
-      task_environment(*spec, *addresses, TaskContext{context->application_id, *task, options.attempt}));
+  process.environment = command_environment(task_environment(*spec, *addresses, task_context));
   if (!spec->python_env.empty()) {
     std::error_code ec;
     if (auto used =
@@ -306,6 +332,18 @@ int run_task_executor(const ExecutorOptions& options) {
   result.exit_code = status->shell_code();
   result.description = status->describe();
   if (!status->success()) result.stderr_tail = tail_of_file(stderr_file(), stderr_tail_bytes);
+  // Its exit is reported once everything it wrote is in HDFS.
+  if (mirror) {
+    auto copied = mirror->finish();
+    const auto totals = mirror->totals();
+    log("output: " + std::to_string(totals.files_out) + " files (" + std::to_string(totals.bytes_out) +
+        " bytes) copied to HDFS, " + std::to_string(totals.removed) + " removed there");
+    if (!copied) {
+      log(copied.error().message);
+      result.description += ", but " + copied.error().message;
+      if (result.exit_code == 0) result.exit_code = 1;
+    }
+  }
   log(task->to_string() + " " + result.description);
   return report(result);
 }

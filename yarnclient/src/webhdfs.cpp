@@ -150,7 +150,7 @@ Result<std::vector<std::string>> WebHdfs::nameservice_namenodes(const HadoopConf
   return addresses;
 }
 
-Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configuration) {
+Result<WebHdfs::Options> WebHdfs::locate(const HadoopConfiguration& configuration) {
   Options options;
   options.default_fs = configuration.get_or("fs.defaultFS", "file:///");
   if (!options.default_fs.starts_with("hdfs://")) {
@@ -177,16 +177,32 @@ Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configura
   }
   if (options.namenode_http.starts_with("0.0.0.0:")) {
     // The NameNode listens everywhere; reach it on fs.defaultFS's host.
-    std::string host = options.default_fs.substr(7);
-    host = host.substr(0, host.find_first_of(":/"));
     options.namenode_http = host + options.namenode_http.substr(7);
   }
+  options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
+  return options;
+}
+
+Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configuration) {
+  auto located = locate(configuration);
+  if (!located) return located.error();
+  Options options = std::move(*located);
   options.kerberos = uses_kerberos(configuration);
   if (auto logged_in = use_configured_keytab(configuration); !logged_in) return logged_in.error();
   // Paths such as the home directory follow the name the cluster knows us by.
   auto user = cluster_user(configuration);
   options.user = user ? *user : hadoop_user_name();
-  options.connect_timeout = std::chrono::milliseconds(configuration.get_int("ipc.client.connect.timeout", 20'000));
+  return WebHdfs(std::move(options));
+}
+
+Result<WebHdfs> WebHdfs::for_container(const HadoopConfiguration& configuration, std::string user,
+                                       std::optional<Token> delegation) {
+  auto located = locate(configuration);
+  if (!located) return located.error();
+  Options options = std::move(*located);
+  options.user = std::move(user);
+  options.delegation = std::move(delegation);
+  options.kerberos = false;
   return WebHdfs(std::move(options));
 }
 
@@ -331,6 +347,15 @@ Result<bool> WebHdfs::rename(const std::string& from, const std::string& to) {
   auto answer = json_answer(what, namenode_call(what, "PUT", from, "RENAME", "&destination=" + escape_path(to)));
   if (!answer) return answer.error();
   return answer->value("boolean", false);
+}
+
+Result<void> WebHdfs::replace(const std::string& from, const std::string& to) {
+  const std::string what = "renaming " + from + " over " + to + " in HDFS";
+  auto response =
+      namenode_call(what, "PUT", from, "RENAME", "&destination=" + escape_path(to) + "&renameoptions=OVERWRITE");
+  if (!response) return response.error();
+  if (response->status != 200) return remote_error(what, *response);
+  return {};
 }
 
 Result<void> WebHdfs::write_once(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,

@@ -140,6 +140,17 @@ std::string cluster_json(const JobSpec& spec, const ClusterAddresses& addresses)
   return cluster_object(spec, addresses).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+bool is_hdfs_location(std::string_view location) {
+  return location.starts_with("hdfs://");
+}
+
+std::string hdfs_path_of(std::string_view location) {
+  if (!is_hdfs_location(location)) return std::string(location);
+  const auto rest = location.substr(std::string_view("hdfs://").size());
+  const auto slash = rest.find('/');
+  return slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
+}
+
 Environment task_environment(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context) {
   Environment env = spec.env;
   const TaskId& task = context.task;
@@ -161,7 +172,10 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   env["DTF_TASK_INDEX"] = std::to_string(task.index);
   env["DTF_TASK_SCRIPT"] = spec.script;
   env["DTF_INPUT_PATH"] = spec.input;
-  env["DTF_OUTPUT_PATH"] = spec.output;
+  // An output in HDFS is written to a directory of the task's node, which
+  // the executor keeps in HDFS; the HDFS location is there for scripts too.
+  const std::string output = is_hdfs_location(spec.output) ? context.output_directory : spec.output;
+  env["DTF_OUTPUT_PATH"] = output;
   if (!spec.docker_image.empty()) env["DTF_DOCKER_IMAGE"] = spec.docker_image;
 
   // TonY
@@ -184,7 +198,8 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   env["SPINDLE_APP_ID"] = context.application_id;
   env["SPINDLE_TASK"] = task.to_string();
   env["SPINDLE_ATTEMPT"] = std::to_string(context.attempt);
-  env["SPINDLE_OUTPUT"] = spec.output;
+  env["SPINDLE_OUTPUT"] = output;
+  if (is_hdfs_location(spec.output)) env["SPINDLE_OUTPUT_URI"] = spec.output;
   return env;
 }
 

@@ -68,20 +68,32 @@ struct Response {
   }
 };
 
-// One HTTP exchange through libcurl. A transport failure (refused, timed
+// One HTTP exchange. Programs on the user's machine make it with libcurl,
+// which speaks SPNEGO; what runs in YARN containers links statically and
+// makes it with Beast, token-only, and so never needs libcurl. A transport failure (refused, timed
 // out, reset) is an error naming the URL (secrets redacted); any HTTP status
 // is a response, except a SPNEGO challenge that a `negotiate` request could
 // not meet: that is an authentication error telling to run kinit.
 Result<Response> perform(const Request& request);
 
-// Whether this process's libcurl can do SPNEGO (built with GSS-API).
+// Whether this program can do SPNEGO (libcurl built with GSS-API; never in containers).
 bool spnego_available();
+
+// A 401 whose WWW-Authenticate asks for Negotiate (SPNEGO).
+bool is_negotiate_challenge(const Response& response);
 
 // "scheme://host:port" of a URL, for messages that must not show its query.
 std::string origin(std::string_view url);
 
 // The sentence for a refused or impossible Kerberos login to a web server.
 Error no_kerberos_ticket(std::string_view url);
+
+// The sentence for a server certificate that TLS verification refused:
+// `verify` is OpenSSL's X509_V_ERR_* code, `detail` the library's words.
+Error certificate_refusal(const std::string& endpoint, long verify, const std::string& detail, const WebTrust* trust);
+
+// A server reached for TLS that does not speak it there.
+Error no_tls_there(const std::string& endpoint, const std::string& detail);
 
 // "a b/c" -> "a%20b%2Fc"
 std::string escape(std::string_view text);

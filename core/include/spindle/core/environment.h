@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "spindle/core/cluster_spec.h"
 #include "spindle/core/job_spec.h"
@@ -13,7 +14,17 @@ struct TaskContext {
   std::string application_id;
   TaskId task;
   int attempt = 0;  // how many times this task was started before
+  // Where a task whose output is in HDFS writes it on its own node, which
+  // the task executor keeps in HDFS; relative to the container's directory
+  // unless the executor names it absolutely.
+  std::string output_directory = "spindle-output";
 };
+
+// A job's output (or input) in HDFS, "hdfs://[authority]/path", which its
+// tasks reach through a directory on their own node.
+bool is_hdfs_location(std::string_view location);
+// "hdfs://ns/a/b" and "hdfs:///a/b" -> "/a/b".
+std::string hdfs_path_of(std::string_view location);
 
 using Environment = std::map<std::string, std::string>;
 

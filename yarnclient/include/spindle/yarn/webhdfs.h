@@ -72,6 +72,12 @@ class WebHdfs {
   // From fs.defaultFS, dfs.namenode.http-address and hadoop.security.authentication;
   // for a nameservice, dfs.ha.namenodes.<ns> and dfs.namenode.http-address.<ns>.<id>.
   static Result<WebHdfs> from_configuration(const HadoopConfiguration& configuration);
+  // Inside a YARN container: the NameNodes of the node's configuration, as
+  // `user` where the cluster trusts names (simple authentication), with
+  // `delegation` on every request where it holds a token. Never SPNEGO:
+  // containers have no Kerberos ticket.
+  static Result<WebHdfs> for_container(const HadoopConfiguration& configuration, std::string user,
+                                       std::optional<Token> delegation);
   // The HTTP host:port of each NameNode of an HA nameservice; an error when
   // `nameservice` is not one of dfs.nameservices or an address is missing.
   static Result<std::vector<std::string>> nameservice_namenodes(const HadoopConfiguration& configuration,
@@ -83,6 +89,9 @@ class WebHdfs {
   Result<std::vector<HdfsFileStatus>> list(const std::string& path);
   Result<bool> remove(const std::string& path, bool recursive);
   Result<bool> rename(const std::string& from, const std::string& to);
+  // Renames a file over whatever `to` is (HDFS's rename with OVERWRITE), in
+  // one step: a reader sees the old file or the new one, never neither.
+  Result<void> replace(const std::string& from, const std::string& to);
 
   // Writes a file from a source that fills up to `size` bytes per call (0 ends).
   // A failed transfer removes what it wrote, so no partial file remains
@@ -125,6 +134,8 @@ class WebHdfs {
   const Options& options() const { return options_; }
 
  private:
+  // Where the NameNodes are and how to speak to them; no identity yet.
+  static Result<Options> locate(const HadoopConfiguration& configuration);
   std::string url(const std::string& path, const std::string& operation, const std::string& extra = "") const;
   std::string url_at(const std::string& namenode, const std::string& path, const std::string& operation,
                      const std::string& extra) const;

@@ -1,0 +1,407 @@
+#include "container/output_mirror.h"
+
+#include <poll.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+namespace spindle::container {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* transient_prefix = ".spindle-";
+constexpr std::uint32_t watched_events =
+    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_MODIFY | IN_DELETE_SELF | IN_ONLYDIR;
+
+std::string join(const std::string& directory, const std::string& name) {
+  return directory.empty() ? name : directory + "/" + name;
+}
+
+std::string parent_of(const std::string& relative) {
+  const auto slash = relative.rfind('/');
+  return slash == std::string::npos ? "" : relative.substr(0, slash);
+}
+
+// TensorFlow keeps its event files open while it trains.
+bool is_event_file(const std::string& relative) {
+  return relative.substr(relative.rfind('/') + 1).find("tfevents") != std::string::npos;
+}
+
+// What a writer renames into place once whole (TensorFlow's checkpoint
+// parts in "<prefix>_temp/" directories and "*.tempstate*" files), and the
+// mirror's own files: copied never; the final name follows on its own.
+bool is_writers_temporary(const std::string& relative) {
+  std::size_t start = 0;
+  while (start <= relative.size()) {
+    const auto end = std::min(relative.find('/', start), relative.size());
+    const std::string_view part(relative.data() + start, end - start);
+    if (part.starts_with(transient_prefix) || part.ends_with("_temp") || part.find("_temp_") != std::string::npos ||
+        part.find(".tempstate") != std::string::npos) {
+      return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+struct LocalStat {
+  std::uint64_t size = 0;
+  std::int64_t mtime = 0;
+};
+
+std::optional<LocalStat> regular_file(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return LocalStat{static_cast<std::uint64_t>(st.st_size),
+                   static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+}  // namespace
+
+bool OutputMirror::is_transient_name(const std::string& name) {
+  return name.starts_with(transient_prefix);
+}
+
+OutputMirror::OutputMirror(yarn::WebHdfs hdfs, Options options) : hdfs_(std::move(hdfs)), options_(std::move(options)) {
+  while (options_.remote.size() > 1 && options_.remote.back() == '/') options_.remote.pop_back();
+}
+
+OutputMirror::~OutputMirror() {
+  stopping_ = true;
+  if (thread_.joinable()) thread_.join();
+  if (inotify_ >= 0) ::close(inotify_);
+}
+
+Result<std::unique_ptr<OutputMirror>> OutputMirror::start(yarn::WebHdfs hdfs, Options options) {
+  std::unique_ptr<OutputMirror> mirror(new OutputMirror(std::move(hdfs), std::move(options)));
+  std::error_code ec;
+  fs::create_directories(mirror->options_.local, ec);
+  if (ec)
+    return make_error("cannot make the output directory " + mirror->options_.local.string() + ": " + ec.message());
+  if (auto made = mirror->hdfs_.mkdirs(mirror->options_.remote); !made) return made.error();
+  mirror->remote_dirs_.insert(mirror->options_.remote);
+  if (auto restored = mirror->pull(); !restored) {
+    return make_error("cannot copy the job's output in from HDFS: " + restored.error().message);
+  }
+  mirror->inotify_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (mirror->inotify_ < 0) {
+    return make_error(std::string("cannot follow the output directory (inotify): ") + std::strerror(errno));
+  }
+  mirror->watch_tree(mirror->options_.local);
+  mirror->closed_.clear();  // what the restore put there is in HDFS already
+  mirror->thread_ = std::thread([raw = mirror.get()] { raw->follow(); });
+  return mirror;
+}
+
+void OutputMirror::say(const std::string& line) const {
+  if (options_.log) options_.log(line);
+}
+
+std::string OutputMirror::remote_path(const std::string& relative) const {
+  return relative.empty() ? options_.remote : options_.remote + "/" + relative;
+}
+
+bool OutputMirror::changed_since_known(const std::string& relative) const {
+  const auto now = regular_file(options_.local / relative);
+  if (!now) return false;
+  const auto known = known_.find(relative);
+  return known == known_.end() || known->second.size != now->size || known->second.local_mtime != now->mtime;
+}
+
+// Adds a watch on a directory and everything below it; what is already in
+// a directory new to the watch was written before it could be seen.
+void OutputMirror::watch_tree(const fs::path& directory) {
+  std::error_code ec;
+  const auto relative_of = [&](const fs::path& path) {
+    const auto relative = path.lexically_relative(options_.local).generic_string();
+    return relative == "." ? std::string() : relative;
+  };
+  const auto add = [&](const fs::path& path) {
+    const int watch = ::inotify_add_watch(inotify_, path.c_str(), watched_events);
+    if (watch >= 0) watches_[watch] = relative_of(path);
+  };
+  add(directory);
+  for (fs::recursive_directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto relative = relative_of(it->path());
+    if (is_writers_temporary(relative)) continue;
+    if (it->is_directory(ec)) {
+      add(it->path());
+    } else if (it->is_regular_file(ec) && changed_since_known(relative)) {
+      closed_.insert(relative);
+    }
+  }
+}
+
+void OutputMirror::read_events() {
+  alignas(inotify_event) char buffer[64 * 1024];
+  while (true) {
+    const ssize_t got = ::read(inotify_, buffer, sizeof buffer);
+    if (got <= 0) return;
+    for (ssize_t at = 0; at < got;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
+      at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+      if (event->mask & IN_Q_OVERFLOW) {
+        // Events were lost: look at everything again.
+        watch_tree(options_.local);
+        continue;
+      }
+      if (event->mask & IN_IGNORED) {
+        watches_.erase(event->wd);
+        continue;
+      }
+      const auto directory = watches_.find(event->wd);
+      if (directory == watches_.end() || event->len == 0) continue;
+      const std::string relative = join(directory->second, event->name);
+      if (is_writers_temporary(relative)) continue;
+      if (event->mask & IN_ISDIR) {
+        if (event->mask & (IN_CREATE | IN_MOVED_TO)) watch_tree(options_.local / relative);
+        if (event->mask & (IN_DELETE | IN_MOVED_FROM)) {
+          for (const auto& [known, _] : known_) {
+            if (known.starts_with(relative + "/")) removed_.insert(known);
+          }
+        }
+        continue;
+      }
+      if (event->mask & (IN_CLOSE_WRITE | IN_MOVED_TO)) {
+        closed_.insert(relative);
+        removed_.erase(relative);
+        open_events_.erase(relative);
+      } else if (event->mask & (IN_DELETE | IN_MOVED_FROM)) {
+        removed_.insert(relative);
+        closed_.erase(relative);
+        open_events_.erase(relative);
+      } else if ((event->mask & IN_MODIFY) && is_event_file(relative)) {
+        open_events_.emplace(relative, std::chrono::steady_clock::time_point{});
+      }
+    }
+  }
+}
+
+Result<void> OutputMirror::push_file(const std::string& relative) {
+  const fs::path local = options_.local / relative;
+  const auto before = regular_file(local);
+  if (!before || !changed_since_known(relative)) return {};
+  const std::string parent = parent_of(remote_path(relative));
+  if (!remote_dirs_.contains(parent)) {
+    if (auto made = hdfs_.mkdirs(parent); !made) return made.error();
+    remote_dirs_.insert(parent);
+  }
+  // Whole or not at all: a temporary name first, then one rename over the file.
+  const std::string temporary =
+      parent + "/" + transient_prefix + options_.writer + "-" + std::to_string(++temporary_serial_) + ".partial";
+  std::ifstream in(local, std::ios::binary);
+  if (!in) return make_error(local.string() + " cannot be opened for reading");
+  // An open file may grow while it goes: what it held at the start goes.
+  std::uint64_t left = before->size;
+  auto source = [&in, &left](char* buffer, std::size_t room) -> std::size_t {
+    const auto want = static_cast<std::streamsize>(std::min<std::uint64_t>(room, left));
+    if (want == 0) return 0;
+    in.read(buffer, want);
+    const auto got = static_cast<std::size_t>(in.gcount());
+    left -= got;
+    return got;
+  };
+  if (auto written = hdfs_.write(temporary, source, static_cast<std::int64_t>(before->size), true); !written) {
+    return written.error();
+  }
+  if (left != 0) {
+    (void)hdfs_.remove(temporary, false);
+    return make_error(local.string() + " shrank while it was copied; it goes again on the next pass");
+  }
+  if (auto replaced = hdfs_.replace(temporary, remote_path(relative)); !replaced) {
+    (void)hdfs_.remove(temporary, false);
+    return replaced.error();
+  }
+  Known known{before->size, before->mtime, 0, static_cast<std::int64_t>(before->size), true};
+  if (auto status = hdfs_.status(remote_path(relative))) known.remote_mtime = status->modification_time;
+  known_[relative] = known;
+  std::lock_guard lock(mutex_);
+  ++totals_.files_out;
+  totals_.bytes_out += static_cast<std::int64_t>(before->size);
+  return {};
+}
+
+// Only what this task wrote: a reader's copies vanishing (its container
+// directory cleaned away) must never empty the job's output.
+Result<void> OutputMirror::remove_remote(const std::string& relative) {
+  const auto known = known_.find(relative);
+  if (known == known_.end()) return {};
+  if (!known->second.written_here) {
+    known_.erase(known);
+    return {};
+  }
+  auto removed = hdfs_.remove(remote_path(relative), false);
+  if (!removed) return removed.error();
+  known_.erase(relative);
+  std::lock_guard lock(mutex_);
+  ++totals_.removed;
+  return {};
+}
+
+Result<void> OutputMirror::pull() {
+  struct Remote {
+    std::string relative;
+    yarn::HdfsFileStatus status;
+  };
+  std::vector<Remote> files;
+  std::vector<std::string> directories{""};
+  while (!directories.empty()) {
+    const std::string directory = directories.back();
+    directories.pop_back();
+    auto listed = hdfs_.list(remote_path(directory));
+    if (!listed) return listed.error();
+    for (auto& entry : *listed) {
+      const std::string relative = join(directory, entry.name);
+      if (is_writers_temporary(relative)) continue;
+      if (entry.directory) {
+        remote_dirs_.insert(remote_path(relative));
+        directories.push_back(relative);
+      } else {
+        files.push_back({relative, std::move(entry)});
+      }
+    }
+  }
+  std::set<std::string> present;
+  for (const auto& file : files) present.insert(file.relative);
+  // Gone from HDFS, unchanged here since: gone here too.
+  for (auto it = known_.begin(); it != known_.end();) {
+    if (!present.contains(it->first) && it->second.remote_mtime != 0 && !changed_since_known(it->first) &&
+        !closed_.contains(it->first)) {
+      std::error_code ec;
+      fs::remove(options_.local / it->first, ec);
+      it = known_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  // Oldest first: a writer's index file, written after its data, comes after it.
+  std::sort(files.begin(), files.end(),
+            [](const Remote& a, const Remote& b) { return a.status.modification_time < b.status.modification_time; });
+  for (const auto& file : files) {
+    const auto known = known_.find(file.relative);
+    if (known != known_.end() && known->second.remote_mtime == file.status.modification_time &&
+        known->second.remote_size == file.status.length) {
+      continue;
+    }
+    // What this task wrote and has not copied yet wins over what is there.
+    if (closed_.contains(file.relative) || open_events_.contains(file.relative) ||
+        (known != known_.end() && changed_since_known(file.relative)) ||
+        (known == known_.end() && regular_file(options_.local / file.relative))) {
+      continue;
+    }
+    const fs::path target = options_.local / file.relative;
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    const fs::path temporary =
+        target.parent_path() / (std::string(transient_prefix) + "in-" + std::to_string(++temporary_serial_));
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      if (!out) return make_error("cannot write " + temporary.string());
+      auto read = hdfs_.read(remote_path(file.relative), [&out](std::string_view chunk) {
+        out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+        return static_cast<bool>(out);
+      });
+      if (!read || !out) {
+        out.close();
+        fs::remove(temporary, ec);
+        // Removed between the listing and the read: the next pass sees it gone.
+        if (!read && read.error().message.find("FileNotFoundException") != std::string::npos) continue;
+        return read ? make_error("cannot write " + target.string()) : read.error();
+      }
+    }
+    fs::rename(temporary, target, ec);
+    if (ec) return make_error("cannot move " + file.relative + " into the output directory: " + ec.message());
+    const auto now = regular_file(target);
+    known_[file.relative] =
+        Known{now ? now->size : 0, now ? now->mtime : 0, file.status.modification_time, file.status.length, false};
+    std::lock_guard lock(mutex_);
+    ++totals_.files_in;
+    totals_.bytes_in += file.status.length;
+  }
+  return {};
+}
+
+void OutputMirror::follow() {
+  auto next_pull = std::chrono::steady_clock::now() + options_.pull_interval;
+  const auto keep_trying = [this](const std::string& relative, const Result<void>& done) {
+    if (done) {
+      if (failing_.erase(relative)) say(relative + " is in HDFS now");
+      return true;
+    }
+    // Said once per file; it is tried again on every pass.
+    if (failing_.emplace(relative, done.error().message).second) {
+      say("copying " + relative + " to HDFS failed, trying again: " + done.error().message);
+    }
+    return false;
+  };
+  while (!stopping_) {
+    pollfd watched{inotify_, POLLIN, 0};
+    ::poll(&watched, 1, 500);
+    read_events();
+    for (auto it = removed_.begin(); it != removed_.end();) {
+      it = keep_trying(*it, remove_remote(*it)) ? removed_.erase(it) : std::next(it);
+    }
+    for (auto it = closed_.begin(); it != closed_.end() && !stopping_;) {
+      it = keep_trying(*it, push_file(*it)) ? closed_.erase(it) : std::next(it);
+    }
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& [relative, last] : open_events_) {
+      if (now - last < options_.open_file_interval) continue;
+      if (keep_trying(relative, push_file(relative))) last = now;
+    }
+    if (now >= next_pull) {
+      if (auto pulled = pull(); !pulled) keep_trying("(copying in from HDFS)", pulled);
+      next_pull = std::chrono::steady_clock::now() + options_.pull_interval;
+    }
+  }
+}
+
+Result<void> OutputMirror::push_all_changed() {
+  read_events();
+  for (auto it = removed_.begin(); it != removed_.end();) {
+    if (auto done = remove_remote(*it); !done) return done;
+    it = removed_.erase(it);
+  }
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(options_.local, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto relative = it->path().lexically_relative(options_.local).generic_string();
+    if (is_writers_temporary(relative) || !it->is_regular_file(ec)) continue;
+    if (auto done = push_file(relative); !done) return make_error(relative + ": " + done.error().message);
+  }
+  if (ec) return make_error("cannot read the output directory " + options_.local.string() + ": " + ec.message());
+  closed_.clear();
+  open_events_.clear();
+  return {};
+}
+
+Result<void> OutputMirror::finish(std::chrono::seconds patience) {
+  stopping_ = true;
+  if (thread_.joinable()) thread_.join();
+  const auto give_up = std::chrono::steady_clock::now() + patience;
+  while (true) {
+    auto done = push_all_changed();
+    if (done) return done;
+    if (std::chrono::steady_clock::now() + std::chrono::seconds(2) > give_up) {
+      return make_error("the output could not all be copied to HDFS " + options_.remote + " within " +
+                        std::to_string(patience.count()) + " s: " + done.error().message);
+    }
+    if (failing_.emplace("(last pass)", done.error().message).second) {
+      say("the last copy to HDFS failed, trying again: " + done.error().message);
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  }
+}
+
+OutputMirror::Totals OutputMirror::totals() const {
+  std::lock_guard lock(mutex_);
+  return totals_;
+}
+
+}  // namespace spindle::container

@@ -1,0 +1,151 @@
+"""Jobs whose output is in HDFS (`output: hdfs://...`): each task writes a
+directory of its own node, which the task executor keeps in HDFS, restores
+into a task that starts again, and fills with what the other tasks wrote.
+Nothing here reads a task's files except through HDFS.
+
+Run by ctest (one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR and
+SPINDLE_SOURCE_DIR set."""
+
+import json
+import os
+import unittest
+import urllib.error
+import urllib.request
+import uuid
+
+from jobs_on_yarn_test import JobTest, applications, cluster_user, example_spec, spindle, webhdfs, webhdfs_url
+
+OUTPUTS = f"/user/{cluster_user()}/spindle-test-outputs"
+
+
+def hdfs_tree(path):
+    """Every file under `path` in HDFS, by path relative to it, with its length."""
+    files, pending = {}, [""]
+    while pending:
+        relative = pending.pop()
+        listing = webhdfs(path + ("/" + relative if relative else ""))
+        for entry in listing["FileStatuses"]["FileStatus"]:
+            name = (relative + "/" if relative else "") + entry["pathSuffix"]
+            if entry["type"] == "DIRECTORY":
+                pending.append(name)
+            else:
+                files[name] = entry["length"]
+    return files
+
+
+def hdfs_read(path):
+    with urllib.request.urlopen(webhdfs_url(path, "OPEN"), timeout=60) as answer:
+        return answer.read()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args):
+        return None
+
+
+def hdfs_put(path, data):
+    """Writes a file as WebHDFS asks: the NameNode names a DataNode, which takes the data."""
+    opener = urllib.request.build_opener(NoRedirect)
+    request = urllib.request.Request(webhdfs_url(path, "CREATE") + "&overwrite=true", method="PUT")
+    try:
+        opener.open(request, timeout=60).close()
+        raise AssertionError("the NameNode named no DataNode")
+    except urllib.error.HTTPError as redirect:
+        if redirect.code != 307:
+            raise
+        location = redirect.headers["Location"]
+    with urllib.request.urlopen(urllib.request.Request(location, data=data, method="PUT"), timeout=60) as answer:
+        assert answer.status == 201, answer.status
+
+
+class OutputsOnHdfs(JobTest):
+    def setUp(self):
+        super().setUp()
+        self.output_path = f"{OUTPUTS}/{uuid.uuid4().hex}"
+        self.output = "hdfs://" + self.output_path
+
+    def tearDown(self):
+        try:
+            request = urllib.request.Request(webhdfs_url(self.output_path, "DELETE") + "&recursive=true",
+                                             method="DELETE")
+            urllib.request.urlopen(request, timeout=30).close()
+        except urllib.error.URLError:
+            pass
+        super().tearDown()
+
+    def assert_no_partial_files(self, files):
+        partial = [name for name in files if os.path.basename(name).startswith(".spindle-")]
+        self.assertEqual(partial, [], "temporary copies were left in HDFS")
+
+    def test_wine_quality_trains_evaluates_and_charts_from_hdfs(self):
+        spec = example_spec("wine-quality/wine_quality.yaml", self.output)
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
+        files = hdfs_tree(self.output_path)
+        self.assert_no_partial_files(files)
+        for task in ("chief-0", "evaluator-0"):
+            report = json.loads(hdfs_read(f"{self.output_path}/environment/{task}.json"))
+            self.assertEqual(report["problems"], [], task)
+        training = json.loads(hdfs_read(f"{self.output_path}/training.json"))
+        self.assertLess(training["last_loss"], training["first_loss"], training)
+        self.assertIn("checkpoints/checkpoint", files)
+        # The evaluator scored checkpoints it could only have read through HDFS.
+        self.assertTrue(any(name.startswith("eval/") and "tfevents" in name and size > 0
+                            for name, size in files.items()), sorted(files))
+        # The submitting side reads the scalars from HDFS.
+        metrics = spindle("metrics", outcome["application_id"], "--json")
+        self.assertEqual(metrics.returncode, 0, metrics.stderr)
+        self.assertTrue(any(point["source"] == "tfevents" for point in json.loads(metrics.stdout)), metrics.stdout)
+        self.assert_left_nothing(outcome)
+
+    def test_a_restarted_task_resumes_from_what_it_wrote_before(self):
+        # A plain script: it counts to 20 in a file it replaces as it goes, from
+        # where the file says it stopped; its first attempt fails at 10.
+        counter = (
+            "import json, os, sys, time\n"
+            "out = os.environ['SPINDLE_OUTPUT']\n"
+            "assert os.environ['SPINDLE_OUTPUT_URI'].startswith('hdfs://'), os.environ['SPINDLE_OUTPUT_URI']\n"
+            "path = os.path.join(out, 'state', 'step.json')\n"
+            "step = json.load(open(path))['step'] if os.path.exists(path) else 0\n"
+            "attempt = int(os.environ['SPINDLE_ATTEMPT'])\n"
+            "json.dump({'attempt': attempt, 'from': step}, open(os.path.join(out, f'start-{attempt}.json'), 'w'))\n"
+            "while step < 20:\n"
+            "    step += 1\n"
+            "    os.makedirs(os.path.dirname(path), exist_ok=True)\n"
+            "    with open(path + '.tmp', 'w') as f: json.dump({'step': step}, f)\n"
+            "    os.replace(path + '.tmp', path)\n"
+            "    if attempt == 0 and step == 10: sys.exit(1)\n"
+            "    time.sleep(0.05)\n")
+        script = os.path.join(self.directory, "count.py")
+        with open(script, "w") as out:
+            out.write(counter)
+        spec = {"name": "resumes-from-hdfs", "output": self.output, "files": {"count.py": script},
+                "tasks": {"chief": {"memory": "256 MiB", "max_restarts": 1, "command": "python3 count.py"}}}
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        tasks = {task["task"]: task for task in outcome["job"]["tasks"]}
+        self.assertEqual(tasks["chief:0"]["restarts"], 1)
+        self.assertEqual(json.loads(hdfs_read(f"{self.output_path}/start-0.json")), {"attempt": 0, "from": 0})
+        self.assertEqual(json.loads(hdfs_read(f"{self.output_path}/start-1.json")), {"attempt": 1, "from": 10})
+        self.assertEqual(json.loads(hdfs_read(f"{self.output_path}/state/step.json")), {"step": 20})
+        files = hdfs_tree(self.output_path)
+        self.assert_no_partial_files(files)
+        self.assertNotIn("state/step.json.tmp", files)
+        self.assert_left_nothing(outcome)
+
+    def test_an_output_that_is_a_file_is_refused_before_anything_starts(self):
+        hdfs_put(self.output_path, b"not a directory\n")
+        spec = {"name": "output-is-a-file", "output": self.output,
+                "tasks": {"chief": {"memory": "256 MiB", "command": "true"}}}
+        before = set(applications())
+        result, _ = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(f"the job's output {self.output} cannot be written", result.stderr)
+        self.assertIn("not a directory", result.stderr)
+        self.assertEqual(set(applications()) - before, set(), "a job was recorded")
+        self.assertEqual(self.staged_while_running - set(self.staged_before), set(), "something was staged")
+
+
+if __name__ == "__main__":
+    unittest.main()
