@@ -45,6 +45,11 @@ Result<JobSpec, Diagnostics> SpecSource::load(bool check_files) const {
   return load_job_spec(spec_path, check_files);
 }
 
+std::filesystem::path SpecSource::spec_file() const {
+  if (!shorthand.cluster_requirement.empty()) return {};
+  return spec_path;
+}
+
 void print_diagnostics(const Diagnostics& diagnostics, bool as_json) {
   if (!as_json) {
     std::cerr << format_diagnostics(diagnostics);

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct SpecSource {
   // Adds SPEC and the shorthand's options to a subcommand.
   void add_options(CLI::App& command);
   Result<JobSpec, Diagnostics> load(bool check_files) const;
+  // The spec file, when the job comes from one (not the shorthand).
+  std::filesystem::path spec_file() const;
 };
 
 // Prints diagnostics for a person (stderr) or as {"valid": false, "errors": [...]} (stdout).

@@ -8,6 +8,7 @@
 #include "cli/job_follow.h"
 #include "cli/spec_source.h"
 #include "spindle/client/submit.h"
+#include "spindle/core/location_warnings.h"
 
 namespace spindle::cli {
 namespace {
@@ -23,6 +24,9 @@ int run_submit(const SubmitCommandOptions& options) {
   if (!spec) {
     print_diagnostics(spec.error(), options.json);
     return exit_bad_input;
+  }
+  for (const auto& warning : location_warnings(*spec, options.source.spec_file())) {
+    std::cerr << "warning: " << warning.to_string() << '\n';
   }
   auto configuration = yarn::HadoopConfiguration::from_environment();
   if (!configuration) {

@@ -8,6 +8,7 @@
 #include "cli/spec_source.h"
 #include "spindle/client/submit.h"
 #include "spindle/client/will_it_fit.h"
+#include "spindle/core/location_warnings.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/yarn/application_client.h"
 
@@ -65,7 +66,20 @@ int run_validate(const ValidateOptions& options) {
     return exit_bad_input;
   }
   nlohmann::ordered_json out{{"valid", true}, {"spec", to_json(*spec)}};
-  if (!options.json) std::cout << to_yaml(*spec);
+  const auto warnings = location_warnings(*spec, options.source.spec_file());
+  if (options.json) {
+    out["warnings"] = nlohmann::ordered_json::array();
+    for (const auto& warning : warnings) {
+      out["warnings"].push_back({{"file", warning.file},
+                                 {"line", warning.line},
+                                 {"column", warning.column},
+                                 {"field", warning.field},
+                                 {"message", warning.message}});
+    }
+  } else {
+    for (const auto& warning : warnings) std::cerr << "warning: " << warning.to_string() << '\n';
+    std::cout << to_yaml(*spec);
+  }
   int code = exit_done;
   if (options.cluster) code = check_fit(*spec, options.json, out);
   if (options.json) {

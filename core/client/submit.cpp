@@ -22,6 +22,7 @@
 #include "spindle/client/mlflow_tracking.h"
 #include "spindle/client/python_env.h"
 #include "spindle/client/security_tokens.h"
+#include "spindle/core/environment.h"
 #include "spindle/core/python_env_path.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/yarn/application_client.h"
@@ -328,6 +329,18 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   for (std::size_t i = 0; i < items.size(); ++i) {
     staged.push_back(items[i].remote() ? std::move(*files.files[i]) : *counted(std::move(files.files[i])));
   }
+  // An input in HDFS is localized by YARN into every task's container, kept
+  // by each node for this user's later jobs: one download per node, not per
+  // task, and none while it stays unchanged (docs/outputs-on-hdfs.md).
+  if (is_hdfs_location(spec.input)) {
+    auto input = area.describe(spec.input, std::string(input_link_name), false);
+    if (!input) {
+      return fail(bad_input("the job's input " + spec.input + " cannot be read: " + input.error().message +
+                            "; check the path, or that you may read it"));
+    }
+    input->kept_for_user = true;
+    staged.push_back(std::move(*input));
+  }
 
   yarn::SubmissionRequest request;
   request.id = created->id;
@@ -343,7 +356,9 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
       static_cast<std::int64_t>(spec.application_master.memory_mib), spec.application_master.vcores, {}};
   // The master runs no Python: only the tasks' containers localize the environment.
   for (const auto& file : staged) {
-    if (!shipped_environment || file.url != shipped_environment->location) request.am.files.push_back(file);
+    if (shipped_environment && file.url == shipped_environment->location) continue;
+    if (file.name == input_link_name) continue;
+    request.am.files.push_back(file);
   }
   request.am.environment["SPINDLE_RESOURCES"] = yarn::encode_local_files(staged);
   request.am.environment["SPINDLE_STAGING"] = area.removal_location();

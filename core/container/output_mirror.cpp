@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -34,6 +35,15 @@ bool is_event_file(const std::string& relative) {
   return relative.substr(relative.rfind('/') + 1).find("tfevents") != std::string::npos;
 }
 
+// TensorFlow's atomic writes (the "checkpoint" state file among them) go
+// through "<name>.tmp<32 hex digits>" first.
+bool is_atomic_write_temporary(std::string_view part) {
+  const auto at = part.rfind(".tmp");
+  if (at == std::string_view::npos || part.size() - at - 4 != 32) return false;
+  return std::all_of(part.begin() + static_cast<std::ptrdiff_t>(at) + 4, part.end(),
+                     [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
 // What a writer renames into place once whole (TensorFlow's checkpoint
 // parts in "<prefix>_temp/" directories and "*.tempstate*" files), and the
 // mirror's own files: copied never; the final name follows on its own.
@@ -43,7 +53,7 @@ bool is_writers_temporary(const std::string& relative) {
     const auto end = std::min(relative.find('/', start), relative.size());
     const std::string_view part(relative.data() + start, end - start);
     if (part.starts_with(transient_prefix) || part.ends_with("_temp") || part.find("_temp_") != std::string::npos ||
-        part.find(".tempstate") != std::string::npos) {
+        part.find(".tempstate") != std::string::npos || is_atomic_write_temporary(part)) {
       return true;
     }
     start = end + 1;
@@ -134,9 +144,22 @@ void OutputMirror::watch_tree(const fs::path& directory) {
     if (it->is_directory(ec)) {
       add(it->path());
     } else if (it->is_regular_file(ec) && changed_since_known(relative)) {
-      closed_.insert(relative);
+      mark_closed(relative);
     }
   }
+}
+
+void OutputMirror::mark_closed(const std::string& relative) {
+  unmark_closed(relative);
+  closed_.push_back(relative);
+}
+
+void OutputMirror::unmark_closed(const std::string& relative) {
+  closed_.erase(std::remove(closed_.begin(), closed_.end(), relative), closed_.end());
+}
+
+bool OutputMirror::is_closed(const std::string& relative) const {
+  return std::find(closed_.begin(), closed_.end(), relative) != closed_.end();
 }
 
 void OutputMirror::read_events() {
@@ -170,12 +193,12 @@ void OutputMirror::read_events() {
         continue;
       }
       if (event->mask & (IN_CLOSE_WRITE | IN_MOVED_TO)) {
-        closed_.insert(relative);
+        mark_closed(relative);
         removed_.erase(relative);
         open_events_.erase(relative);
       } else if (event->mask & (IN_DELETE | IN_MOVED_FROM)) {
         removed_.insert(relative);
-        closed_.erase(relative);
+        unmark_closed(relative);
         open_events_.erase(relative);
       } else if ((event->mask & IN_MODIFY) && is_event_file(relative)) {
         open_events_.emplace(relative, std::chrono::steady_clock::time_point{});
@@ -273,7 +296,7 @@ Result<void> OutputMirror::pull() {
   // Gone from HDFS, unchanged here since: gone here too.
   for (auto it = known_.begin(); it != known_.end();) {
     if (!present.contains(it->first) && it->second.remote_mtime != 0 && !changed_since_known(it->first) &&
-        !closed_.contains(it->first)) {
+        !is_closed(it->first)) {
       std::error_code ec;
       fs::remove(options_.local / it->first, ec);
       it = known_.erase(it);
@@ -291,7 +314,7 @@ Result<void> OutputMirror::pull() {
       continue;
     }
     // What this task wrote and has not copied yet wins over what is there.
-    if (closed_.contains(file.relative) || open_events_.contains(file.relative) ||
+    if (is_closed(file.relative) || open_events_.contains(file.relative) ||
         (known != known_.end() && changed_since_known(file.relative)) ||
         (known == known_.end() && regular_file(options_.local / file.relative))) {
       continue;
@@ -348,8 +371,9 @@ void OutputMirror::follow() {
     for (auto it = removed_.begin(); it != removed_.end();) {
       it = keep_trying(*it, remove_remote(*it)) ? removed_.erase(it) : std::next(it);
     }
-    for (auto it = closed_.begin(); it != closed_.end() && !stopping_;) {
-      it = keep_trying(*it, push_file(*it)) ? closed_.erase(it) : std::next(it);
+    // In order; one that fails holds back those after it, which may name it.
+    while (!closed_.empty() && !stopping_ && keep_trying(closed_.front(), push_file(closed_.front()))) {
+      closed_.erase(closed_.begin());
     }
     const auto now = std::chrono::steady_clock::now();
     for (auto& [relative, last] : open_events_) {
@@ -369,14 +393,23 @@ Result<void> OutputMirror::push_all_changed() {
     if (auto done = remove_remote(*it); !done) return done;
     it = removed_.erase(it);
   }
+  // What was closed, in order; then anything else changed, oldest first.
+  while (!closed_.empty()) {
+    if (auto done = push_file(closed_.front()); !done) return make_error(closed_.front() + ": " + done.error().message);
+    closed_.erase(closed_.begin());
+  }
+  std::vector<std::pair<std::int64_t, std::string>> changed;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(options_.local, ec), end; !ec && it != end; it.increment(ec)) {
     const auto relative = it->path().lexically_relative(options_.local).generic_string();
-    if (is_writers_temporary(relative) || !it->is_regular_file(ec)) continue;
-    if (auto done = push_file(relative); !done) return make_error(relative + ": " + done.error().message);
+    if (is_writers_temporary(relative) || !it->is_regular_file(ec) || !changed_since_known(relative)) continue;
+    if (const auto stat = regular_file(it->path())) changed.emplace_back(stat->mtime, relative);
   }
   if (ec) return make_error("cannot read the output directory " + options_.local.string() + ": " + ec.message());
-  closed_.clear();
+  std::sort(changed.begin(), changed.end());
+  for (const auto& [mtime, relative] : changed) {
+    if (auto done = push_file(relative); !done) return make_error(relative + ": " + done.error().message);
+  }
   open_events_.clear();
   return {};
 }

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "spindle/core/result.h"
 #include "spindle/yarn/webhdfs.h"
@@ -83,15 +84,20 @@ class OutputMirror {
   void watch_tree(const std::filesystem::path& directory);
   void read_events();
   bool changed_since_known(const std::string& relative) const;
+  void mark_closed(const std::string& relative);
+  void unmark_closed(const std::string& relative);
+  bool is_closed(const std::string& relative) const;
   std::string remote_path(const std::string& relative) const;
   void say(const std::string& line) const;
 
   yarn::WebHdfs hdfs_;
   Options options_;
   mutable std::mutex mutex_;
-  std::map<std::string, Known> known_;                                        // by path relative to local
-  std::set<std::string> remote_dirs_;                                         // made already
-  std::set<std::string> closed_;                                              // closed or moved in, to push
+  std::map<std::string, Known> known_;  // by path relative to local
+  std::set<std::string> remote_dirs_;   // made already
+  // Closed or moved in, to push, in the order it happened: a writer's data
+  // before the file that names it (TensorFlow's "checkpoint").
+  std::vector<std::string> closed_;
   std::set<std::string> removed_;                                             // deleted or moved away, to pass on
   std::map<std::string, std::chrono::steady_clock::time_point> open_events_;  // event files written, last push
   std::map<int, std::string> watches_;                                        // inotify watch -> relative dir

@@ -222,6 +222,10 @@ int run_task_executor(const ExecutorOptions& options) {
   // An output in HDFS: the task writes a directory of its own node, which
   // starts as what HDFS holds and is kept in HDFS from then on.
   TaskContext task_context{context->application_id, *task, options.attempt};
+  if (is_hdfs_location(spec->input)) {
+    std::error_code ec;
+    task_context.input_directory = (std::filesystem::current_path(ec) / task_context.input_directory).string();
+  }
   std::unique_ptr<OutputMirror> mirror;
   if (is_hdfs_location(spec->output)) {
     std::error_code ec;

@@ -1,10 +1,20 @@
+# shellcheck shell=bash disable=SC2154 # hosts_ns_dir, say and die are the sourcing script's
 # The network of the multi-host local cluster (scripts/local-yarn --hosts): one network
 # namespace per host, each with its own address on a bridge, and names for all of them in
 # /etc/hosts. The bridge's own address belongs to this machine (the gateway the tests and the
 # CLI run on). Nothing is routed anywhere else: the namespaces have no default route, and the
 # bridge is not connected to any other interface.
 #
-# Sourced; expects say and die. HOSTS_SUBNET (three octets) may move the subnet.
+# Each host also has a file system of its own (a mount namespace) and its own name (a UTS
+# namespace), both made once when its daemons start and kept by bind mounts on files in
+# $hosts_ns_dir, as `ip netns` keeps the network ones in /run/netns. Every process of a host runs
+# in all three (hosts_enter). The host sees the system, the Hadoop distribution, the caches and the
+# bed's state as this machine does, but a /tmp of its own, and of the per-host directories
+# (data/hosts/HOST) its own alone; a worker host sees nothing else of the data directory either,
+# which holds the master's NameNodes, ResourceManagers and KDC. What it writes there stays on it.
+#
+# Sourced; expects say and die, and hosts_ns_dir (the bed's directory for the namespace files).
+# HOSTS_SUBNET (three octets) may move the subnet.
 
 hosts_subnet="${HOSTS_SUBNET:-10.231.77}"
 hosts_bridge=spindle-br0
@@ -63,8 +73,8 @@ hosts_net_up() {
   hosts_names_add "$workers"
 }
 
-# Removes whatever an earlier up left: processes in the namespaces, the namespaces, the bridge
-# ports, the bridge, the names. Safe when nothing is there.
+# Removes whatever an earlier up left: processes in the namespaces, the namespaces (and their
+# files), the bridge ports, the bridge, the names. Safe when nothing is there.
 hosts_net_down() {
   local ns pids link
   for ns in $(hosts_namespaces); do
@@ -74,6 +84,9 @@ hosts_net_down() {
       # shellcheck disable=SC2086
       kill -KILL $pids 2>/dev/null || true
     fi
+  done
+  hosts_views_down
+  for ns in $(hosts_namespaces); do
     ip netns del "$ns" 2>/dev/null || true
   done
   # Under some kernels (gVisor) the bridge side of a pair outlives its namespace.
@@ -106,12 +119,97 @@ hosts_names_remove() {
   fi
 }
 
-# Runs a command on a host: in its namespace and under its name (hostname prints it), so a
-# program there sees what it would on a machine of that name.
+# Made in a host's new mount and UTS namespaces, in its network namespace, by hosts_view_up:
+# its name, its own /sys (as `ip netns exec` gives one), its own /tmp, and its view of the data
+# directory. Arguments: HOST DATA_DIR master|worker NS_DIR, then the paths under /tmp that every
+# host shares (the bed's state, caches). A covered directory's old content is reached through the
+# working directory, taken inside it before it is covered, and `mount -c` (no canonicalizing),
+# which leaves a relative source relative to it.
+# shellcheck disable=SC2016
+hosts_view_script='set -e
+host="$1" data="$2" role="$3" ns_dir="$4"
+shift 4
+hostname "$host"
+# The namespace files of the hosts made before this one are no business of it.
+umount -l "$ns_dir"
+umount -l /sys
+mount -t sysfs "$host" /sys
+cd /tmp
+mount --bind "$data/hosts/$host/tmp" /tmp
+for shared in "$@"; do
+  mkdir -p "$shared"
+  mount -c --rbind "./${shared#/tmp/}" "$shared"
+done
+# A small empty file system over the directory, then what the host may see of it back in place.
+if [ "$role" = worker ]; then covered="$data"; else covered="$data/hosts"; fi
+cd "$covered"
+mount -t tmpfs -o mode=755,size=1m "$host" "$covered"
+own="$data/hosts/$host"
+mkdir -p "$own"
+mount -c --bind "./${own#"$covered"/}" "$own"
+if [ "$role" = worker ] && [ -d worker-server-conf ]; then
+  mkdir "$data/worker-server-conf"
+  mount -c --bind ./worker-server-conf "$data/worker-server-conf"
+fi
+cd /'
+
+# Makes the namespaces of HOST (see above) in its network namespace. Arguments: HOST DATA_DIR
+# master|worker, then the shared paths under /tmp. The namespace files need a directory that is
+# a private mount: a bind of a shared one would be copied into the new namespace itself.
+hosts_view_up() {
+  local host="$1" data="$2" role="$3"
+  shift 3
+  data="$(realpath -m "$data")"
+  mkdir -p "$data/hosts/$host/tmp"
+  chmod 1777 "$data/hosts/$host/tmp"
+  mkdir -p "$hosts_ns_dir"
+  if ! mountpoint -q "$hosts_ns_dir"; then
+    mount --bind "$hosts_ns_dir" "$hosts_ns_dir"
+  fi
+  mount --make-private "$hosts_ns_dir"
+  touch "$hosts_ns_dir/$host.mnt" "$hosts_ns_dir/$host.uts"
+  nsenter --net="/run/netns/$host" \
+    unshare --mount="$hosts_ns_dir/$host.mnt" --uts="$hosts_ns_dir/$host.uts" --propagation private \
+    sh -c "$hosts_view_script" sh "$host" "$data" "$role" "$hosts_ns_dir" "$@" ||
+    die "could not make the file system of host $host"
+}
+
+# Unmounts the namespace files of every host (of this bed, or of another one whose `up` was
+# killed), then their directories. The namespaces go with their last process.
+hosts_views_down() {
+  local target
+  while read -r target; do
+    umount "$target" 2>/dev/null || umount -l "$target" || true
+    rm -f "$target"
+  done < <(awk '$5 ~ /\/host-namespaces\/spindle-(master|node[0-9]+)\.(mnt|uts)$/ {print $5}' /proc/self/mountinfo)
+  while read -r target; do
+    while mountpoint -q "$target"; do
+      umount "$target" 2>/dev/null || umount -l "$target" || break
+    done
+  done < <(awk '$5 ~ /\/host-namespaces$/ {print $5}' /proc/self/mountinfo | sort -u)
+  if [[ -d "$hosts_ns_dir" ]]; then
+    rm -f "$hosts_ns_dir"/spindle-*.mnt "$hosts_ns_dir"/spindle-*.uts
+    rmdir "$hosts_ns_dir" 2>/dev/null || true
+  fi
+}
+
+# The command that runs what follows it on a host, one word a line (for mapfile): in its network,
+# mount and UTS namespaces, in the same working directory if the host has it (else /). Every
+# process of a host starts so, its daemons too, so all share one file system.
+hosts_enter() {
+  # shellcheck disable=SC2016
+  printf '%s\n' nsenter "--net=/run/netns/$1" "--mount=$hosts_ns_dir/$1.mnt" "--uts=$hosts_ns_dir/$1.uts" \
+    sh -c 'cd "$0" 2>/dev/null || cd /; exec "$@"' "$PWD"
+}
+
+# Becomes a command on a host (see hosts_enter), with this shell's process id, so that a program
+# there sees what it would on a machine of that name: hostname prints it, /tmp is the host's.
 hosts_exec() {
-  local host="$1"
+  local host="$1" enter
   shift
-  ip netns exec "$host" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$host" "$@"
+  mountpoint -q "$hosts_ns_dir/$host.mnt" || die "host $host has no file system: are its daemons started?"
+  mapfile -t enter < <(hosts_enter "$host")
+  exec "${enter[@]}" "$@"
 }
 
 # Whether a host is cut off: its bridge port is administratively down (no UP among its flags).

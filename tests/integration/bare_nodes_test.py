@@ -3,7 +3,7 @@ hosts (scripts/local-yarn --hosts): the container binary runs in a root director
 nothing but itself, and resolves names from that root's /etc/hosts; TensorFlow jobs run with the
 Python environment they ship (python_env), which each node localizes once.
 
-Run by ctest (label cluster) like cluster_test.py. Needs root (chroot, mount, ip netns)."""
+Run by ctest (label cluster) like cluster_test.py. Needs root (chroot, mount, the hosts' namespaces)."""
 
 import glob
 import json
@@ -17,9 +17,11 @@ import tempfile
 import unittest
 
 import ha_test
+import hdfs_outputs
 from ha_test import status_of
-from jobs_on_yarn_test import example_spec, spindle
+from jobs_on_yarn_test import SOURCE, example_spec, spindle
 
+LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
 CONTAINER_BINARY = os.path.join(os.path.dirname(os.environ["SPINDLE_CLI"]), "spindle-container")
 MASTER_HOST = "spindle-master"
 WORKER_HOST = "spindle-node1"
@@ -27,11 +29,20 @@ WORKER_HOST = "spindle-node1"
 API_NAME = "job-api.self-check"
 
 
-class EmptyRoot:
-    """A root directory with the binary, /proc, /dev/null and an /etc/hosts; nothing else."""
+def on_host(host, *command):
+    return [LOCAL_YARN, "--hosts", "exec", host, *command]
 
-    def __init__(self, hosts_lines):
-        self.path = tempfile.mkdtemp(prefix="spindle-empty-root-")
+
+class EmptyRoot:
+    """A root directory on a host with the binary, /proc, /dev/null and an /etc/hosts; nothing else.
+    It is in the host's /tmp, which this machine reaches as data/hosts/HOST/tmp; its mounts are the
+    host's."""
+
+    def __init__(self, host, hosts_lines):
+        self.host = host
+        host_tmp = os.path.join(os.environ["SPINDLE_LOCAL_YARN_DIR"], "data/hosts", host, "tmp")
+        self.path = tempfile.mkdtemp(prefix="spindle-empty-root-", dir=host_tmp)
+        self.path_on_host = "/tmp/" + os.path.basename(self.path)
         for directory in ("etc", "proc", "dev"):
             os.mkdir(os.path.join(self.path, directory))
         shutil.copy2(CONTAINER_BINARY, os.path.join(self.path, "spindle-container"))
@@ -43,8 +54,8 @@ class EmptyRoot:
         self._mount(["-t", "proc", "proc"], "proc")
 
     def _mount(self, source, target):
-        target = os.path.join(self.path, target)
-        subprocess.run(["mount", *source, target], check=True)
+        target = os.path.join(self.path_on_host, target)
+        subprocess.run(on_host(self.host, "mount", *source, target), check=True)
         self.mounts.append(target)
 
     def files(self):
@@ -56,13 +67,13 @@ class EmptyRoot:
             found += [os.path.relpath(os.path.join(directory, name), self.path) for name in names]
         return sorted(found)
 
-    def run_on(self, host, *args, **popen):
-        return subprocess.Popen(["ip", "netns", "exec", host, "chroot", self.path, "/spindle-container", *args],
+    def run(self, *args, **popen):
+        return subprocess.Popen(on_host(self.host, "chroot", self.path_on_host, "/spindle-container", *args),
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen)
 
     def remove(self):
         for target in reversed(self.mounts):
-            subprocess.run(["umount", target], check=False)
+            subprocess.run(on_host(self.host, "umount", target), check=False)
         shutil.rmtree(self.path, ignore_errors=True)
 
 
@@ -73,19 +84,19 @@ class ContainerBinaryInAnEmptyRoot(unittest.TestCase):
         with self.assertRaises(OSError, msg=f"{API_NAME} must be unknown outside the roots"):
             socket.gethostbyname(API_NAME)
         hosts = [f"{self.master_address} {MASTER_HOST} {API_NAME}", f"{self.worker_address} {WORKER_HOST}"]
-        self.master_root = EmptyRoot(hosts)
+        self.master_root = EmptyRoot(MASTER_HOST, hosts)
         self.addCleanup(self.master_root.remove)
-        self.worker_root = EmptyRoot(hosts)
+        self.worker_root = EmptyRoot(WORKER_HOST, hosts)
         self.addCleanup(self.worker_root.remove)
 
     def test_version_then_a_master_and_an_executor_on_two_hosts(self):
         self.assertEqual(self.worker_root.files(), ["dev/null", "etc/hosts", "spindle-container"])
         own_version = spindle("--version").stdout.split()[1]
-        printed = self.worker_root.run_on(WORKER_HOST, "--version").communicate(timeout=30)[0]
+        printed = self.worker_root.run("--version").communicate(timeout=30)[0]
         self.assertEqual(printed, f"spindle-container {own_version}\n")
 
         secret = secrets.token_hex(16)
-        master = self.master_root.run_on(MASTER_HOST, "self-check", "master", "--listen", API_NAME, "--secret", secret)
+        master = self.master_root.run("self-check", "master", "--listen", API_NAME, "--secret", secret)
         self.addCleanup(master.kill)
         master_lines = []
         while True:
@@ -98,7 +109,7 @@ class ContainerBinaryInAnEmptyRoot(unittest.TestCase):
         self.assertIn(f"{API_NAME} resolves to {self.master_address}\n", "".join(master_lines))
         self.assertTrue(api.startswith(API_NAME + ":"), api)
 
-        task = self.worker_root.run_on(WORKER_HOST, "self-check", "task", "--api", api, "--secret", secret, "--host",
+        task = self.worker_root.run("self-check", "task", "--api", api, "--secret", secret, "--host",
                                        WORKER_HOST)
         task_output = task.communicate(timeout=120)[0]
         self.assertEqual(task.returncode, 0, task_output)
@@ -171,7 +182,8 @@ class CurrentEnvironment(PythonEnvTest):
         self.assertEqual(packed.returncode, 0, packed.stderr)
         name = os.path.basename(packed.stdout.strip())
         spindle("env", "rm", name)  # so that this test sees the first upload, whatever ran before
-        output = os.path.join(self.directory, "output")
+        output_path, output = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, output_path)
         spec = example_spec("parameter-server/parameter_server.yaml", output, check_environment=False)
         spec["python_env"] = "current"
         first, status, progress = self.run_to_end(self.write_spec(spec), env=CURRENT_ENV)
@@ -179,7 +191,8 @@ class CurrentEnvironment(PythonEnvTest):
         self.assertEqual(first["python_env"]["name"], name)
         self.assertGreater(first["python_env"]["uploaded_bytes"], 100 * 1024 * 1024)
         self.assertEqual(first["python_env"]["uploaded_bytes"], first["python_env"]["bytes"])
-        self.assertTrue(os.path.isdir(os.path.join(output, "saved_model")) or os.listdir(output), output)
+        written = hdfs_outputs.tree(output_path)
+        self.assertTrue(any(name.startswith("saved_model/") for name in written), sorted(written))
         hosts = {task["node"].split(":")[0] for task in status["job"]["tasks"]}
         self.assertGreaterEqual(len(hosts), 2, status["job"]["tasks"])
         # TensorBoard, a service that could fail without failing the job, ran from the environment.

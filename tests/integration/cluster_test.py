@@ -1,9 +1,10 @@
 """Jobs on the local YARN of several hosts (scripts/local-yarn --hosts): the master host
-spindle-master and worker hosts spindle-node1..3, each a network namespace with its own address
-and name, bare nodes (no Python packages of ours), HA ResourceManagers and NameNodes. A job whose
-tasks are spread over three hosts finds its peers across the bridge; a ResourceManager failover
-mid-job is gone through; a worker host cut off the network loses its task to another host, and
-once back runs nothing twice.
+spindle-master and worker hosts spindle-node1..3, each with its own address, name and file system,
+bare nodes (no Python packages of ours), HA ResourceManagers and NameNodes. What a host writes to
+its file system no other host sees, nor this machine its /tmp; a job whose tasks are spread over
+three hosts finds its peers across the bridge; a ResourceManager failover mid-job is gone
+through; a worker host cut off the network loses its task to another host, and once back runs
+nothing twice.
 
 Run by ctest (label cluster, one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR,
 SPINDLE_SOURCE_DIR, SPINDLE_LOCAL_YARN_DIR, SPINDLE_STATE_DIR and SPINDLE_DATA_DIR set. The jobs
@@ -13,6 +14,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -23,8 +25,9 @@ import urllib.error
 import urllib.request
 
 import ha_test
+import hdfs_outputs
 from ha_test import status_of, submit, tasks_running
-from jobs_on_yarn_test import SOURCE, configuration, spindle
+from jobs_on_yarn_test import SOURCE, configuration, example_spec, spindle
 from serve_dashboard_test import Browser, wait_for
 
 LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
@@ -104,6 +107,65 @@ class ClusterTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.directory, True)
 
 
+def on_host(host, script, *args):
+    """What `sh -c script sh args...` did on a host (scripts/local-yarn --hosts exec)."""
+    return subprocess.run([LOCAL_YARN, "--hosts", "exec", host, "sh", "-c", script, "sh", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def exists_on(host, path):
+    done = on_host(host, 'test -e "$1"', path)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode == 0
+
+
+class OwnFileSystems(unittest.TestCase):
+    """Each host has a file system of its own, shared with no other host: what a host writes to its
+    /tmp or to its NodeManager's directory stays there."""
+
+    def test_a_file_one_host_writes_no_other_host_sees_nor_this_machine_its_tmp(self):
+        name = "spindle-isolation-" + os.urandom(8).hex()
+        in_tmp = "/tmp/" + name
+        hosts_dir = os.path.join(os.environ["SPINDLE_LOCAL_YARN_DIR"], "data", "hosts")
+        node1_dir = os.path.join(hosts_dir, "spindle-node1")
+        in_nm_dir = os.path.join(node1_dir, "nm-local", name)
+
+        done = on_host("spindle-node1", 'echo x > "$1" && echo y > "$2" && hostname', in_tmp, in_nm_dir)
+        self.addCleanup(on_host, "spindle-node1", 'rm -f "$1" "$2"', in_tmp, in_nm_dir)
+        self.assertEqual((done.returncode, done.stdout), (0, "spindle-node1\n"), done.stderr)
+        self.assertEqual(on_host("spindle-node1", 'cat "$1"', in_tmp).stdout, "x\n")
+        # Its /tmp is a directory of its own, which this machine, the administrator's, reaches.
+        self.assertFalse(os.path.exists(in_tmp), f"{in_tmp} written on spindle-node1 is on this machine too")
+        with open(os.path.join(node1_dir, "tmp", name)) as seen:
+            self.assertEqual(seen.read(), "x\n")
+        for other in ("spindle-node2", "spindle-master"):
+            self.assertFalse(exists_on(other, in_tmp), f"{in_tmp} written on spindle-node1 is on {other} too")
+
+        # The NodeManager's directory: on node1 and, as every host's, on this machine; on no other host.
+        self.assertTrue(exists_on("spindle-node1", in_nm_dir))
+        with open(in_nm_dir) as seen:
+            self.assertEqual(seen.read(), "y\n")
+        self.assertFalse(exists_on("spindle-node2", in_nm_dir))
+        self.assertFalse(exists_on("spindle-node2", node1_dir))
+        # Of the per-host directories each host sees its own; a worker host nothing else of the data.
+        listed = on_host("spindle-node2", 'ls "$1"; echo --; ls "$1/.."', hosts_dir)
+        self.assertEqual(listed.stdout.split(), ["spindle-node2", "--", "hosts"], listed.stderr)
+        listed = on_host("spindle-master", 'ls "$1"', hosts_dir)
+        self.assertEqual(listed.stdout.split(), ["spindle-master"], listed.stderr)
+
+        # Nor does a host see this machine's /tmp.
+        here = tempfile.NamedTemporaryFile(prefix="spindle-isolation-")
+        self.addCleanup(here.close)
+        self.assertFalse(exists_on("spindle-node1", here.name))
+
+        # A command run on a host shares the file system of the host's daemons.
+        with open(os.path.join(node1_dir, "pid")) as pid:
+            daemons = os.readlink(f"/proc/{pid.read().strip()}/ns/mnt")
+        seen = on_host("spindle-node1", "readlink /proc/self/ns/mnt").stdout.strip()
+        self.assertEqual(seen, daemons)
+        self.assertNotEqual(seen, os.readlink("/proc/self/ns/mnt"))
+
+
 class SpreadJob(ClusterTest):
     def test_tasks_on_three_hosts_find_each_other_at_the_addresses_they_were_given(self):
         spec = write_spec(self.directory, "spread", "python3 peer_check.py", instances=3)
@@ -127,6 +189,113 @@ class SpreadJob(ClusterTest):
             self.assertEqual(len(report["reached"]), 2, report)
             self.assertEqual(len(report["heard"]), 2, report)
             self.assertFalse(any(a.startswith("127.") for a in report["addresses"].values()), report)
+
+
+class InputAcrossHosts(ClusterTest):
+    """An input in HDFS reaches every task as a local directory: YARN localizes it once per host,
+    whichever number of the job's tasks run there."""
+
+    def test_four_tasks_on_the_hosts_read_one_copy_per_host(self):
+        input_path, input_uri = hdfs_outputs.fresh_output()
+        output_path, output = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, input_path)
+        self.addCleanup(hdfs_outputs.remove, output_path)
+        data = {"a.csv": b"1,2,3\n" * 1000, "b/c.bin": os.urandom(300 * 1024)}
+        for name, content in data.items():
+            hdfs_outputs.put(f"{input_path}/{name}", content)
+        expected = {name: hashlib.sha256(content).hexdigest() for name, content in data.items()}
+        report = os.path.join(self.directory, "report_input.py")
+        with open(report, "w") as out:
+            out.write("import hashlib, json, os, socket\n"
+                      "root = os.environ['SPINDLE_INPUT']\n"
+                      "digests = {}\n"
+                      "for folder, _, names in os.walk(root, followlinks=True):\n"
+                      "    for name in names:\n"
+                      "        path = os.path.join(folder, name)\n"
+                      "        digests[os.path.relpath(path, root)] = hashlib.sha256(open(path, 'rb').read()).hexdigest()\n"
+                      "result = {'host': socket.gethostname(), 'copy': os.path.realpath(root), 'digests': digests,\n"
+                      "          'uri': os.environ['SPINDLE_INPUT_URI'], 'dtf': os.environ['DTF_INPUT_PATH']}\n"
+                      "name = 'input-' + os.environ['DTF_TASK_INDEX'] + '.json'\n"
+                      "json.dump(result, open(os.path.join(os.environ['SPINDLE_OUTPUT'], name), 'w'))\n")
+        spec = ha_test.write_spec(self.directory, "python3 report_input.py", 4, files={"report_input.py": report},
+                                  name="input-across-hosts", memory="1 GiB",
+                                  job_lines=[f"input: {input_uri}", f"output: {output}"])
+        application_id = submit(spec)["application_id"]
+        waited = spindle("watch", application_id, timeout=300)
+        self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
+        reports = [json.loads(hdfs_outputs.read(f"{output_path}/input-{index}.json")) for index in range(4)]
+        copies_by_host = {}
+        for found in reports:
+            self.assertEqual(found["digests"], expected, found)
+            self.assertEqual(found["uri"], input_uri, found)
+            self.assertEqual(os.path.basename(found["dtf"]), "spindle-input", found)
+            self.assertTrue(found["host"].startswith("spindle-node"), found)
+            copies_by_host.setdefault(found["host"], set()).add(found["copy"])
+        # Four tasks on at most three hosts: some host ran two, from one copy.
+        self.assertLess(len(copies_by_host), 4, copies_by_host)
+        for host, copies in copies_by_host.items():
+            self.assertEqual(len(copies), 1, f"{host} localized the input {len(copies)} times: {copies}")
+
+
+class ChiefKilledAcrossHosts(ClusterTest):
+    """The wine example's chief, killed in the middle of training, starts again with what its
+    first container put in HDFS and goes on from its last checkpoint, not from step 0. While it
+    dies, HDFS never shows a checkpoint that is not whole: the state file always names one whose
+    index and data are there."""
+
+    def test_the_restarted_chief_goes_on_from_its_last_checkpoint(self):
+        output_path, output = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, output_path)
+        spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)
+        del spec["tasks"]["evaluator"], spec["tasks"]["tensorboard"]
+        spec["tasks"]["chief"]["max_restarts"] = 1
+        spec["env"]["TRAIN_STEPS"] = "40000"
+        spec["env"]["PATH"] = f"{os.path.dirname(sys.executable)}:/usr/bin:/bin"
+        path = os.path.join(self.directory, "spec.json")
+        with open(path, "w") as out:
+            json.dump(spec, out)
+        application_id = submit(path)["application_id"]
+        checkpoints = f"{output_path}/checkpoints"
+
+        def whole_checkpoint_named():
+            """The step the state file names, once its index and data are listed beside it."""
+            try:
+                state = hdfs_outputs.read(f"{checkpoints}/checkpoint").decode()
+                listed = hdfs_outputs.tree(checkpoints)
+            except urllib.error.HTTPError as error:
+                self.assertEqual(error.code, 404, error.read())
+                return 0
+            latest = state.split('model_checkpoint_path: "', 1)[1].split('"', 1)[0]
+            self.assertIn(latest + ".index", listed, state)
+            self.assertTrue(any(name.startswith(latest + ".data-") for name in listed), (state, listed))
+            return int(latest.rsplit("-", 1)[1])
+
+        deadline, seen = time.monotonic() + 240, 0
+        while seen < 200 and time.monotonic() < deadline:
+            seen = whole_checkpoint_named()
+            time.sleep(0.3)
+        self.assertGreaterEqual(seen, 200, "the chief's checkpoints never reached HDFS")
+        first = task(application_id, "chief:0")
+        trainer = [pid for pid in container_processes(first["container"])
+                   if b"train.py" in open(f"/proc/{pid}/cmdline", "rb").read()]
+        self.assertTrue(trainer, f"no train.py in {first['container']}")
+        for pid in trainer:
+            os.kill(pid, signal.SIGKILL)
+        # Listed again and again while the chief dies and its successor starts.
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            whole_checkpoint_named()
+            time.sleep(0.2)
+        waited = spindle("watch", application_id, timeout=600)
+        self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
+        final = task(application_id, "chief:0")
+        self.assertEqual(final["restarts"], 1, final)
+        training = json.loads(hdfs_outputs.read(f"{output_path}/training.json"))
+        self.assertEqual(training["steps"], 40000, training)
+        self.assertGreaterEqual(training["resumed_from"], seen, training)
+        self.assertLess(training["last_loss"], training["first_loss"], training)
+        print(f"killed on {first['address']} at checkpoint {seen} or later; went on from "
+              f"{training['resumed_from']} on {final['address']}")
 
 
 class RmFailoverAcrossHosts(ClusterTest):
@@ -304,13 +473,14 @@ class Partition(ClusterTest):
 
 class TensorBoardAcrossHosts(ClusterTest):
     """The job's TensorBoard task on a worker host, reached from this machine through
-    `spindle tensorboard`. The bare nodes have no TensorFlow: this job finds ours on the shared
-    file system through its PATH, as a team with an environment on NFS would."""
+    `spindle tensorboard`. The bare nodes have no TensorFlow: this job finds ours through its
+    PATH, where every host has it, as nodes built from one image with an environment would. The
+    hosts share no disk: the chief's event files reach TensorBoard through the job's output in
+    HDFS."""
 
     def test_the_proxy_reaches_tensorboard_on_a_worker_host(self):
-        output = os.path.join(self.directory, "output")
-        os.makedirs(output)
-        os.chmod(self.directory, 0o755)
+        output_path, output = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, output_path)
         venv_bin = os.path.dirname(sys.executable)
         spec = os.path.join(self.directory, "job.yaml")
         with open(spec, "w") as out:
@@ -460,7 +630,7 @@ import hashlib, http.client, json, ssl, sys, urllib.parse
 url, token, certificate = sys.argv[1:4]
 where = urllib.parse.urlsplit(url)
 secure = http.client.HTTPSConnection(where.hostname, where.port, timeout=30,
-                                     context=ssl.create_default_context(cafile=certificate))
+                                     context=ssl.create_default_context(cadata=certificate))
 secure.request("GET", "/api/v1/session", headers={"Authorization": "Bearer " + token})
 answer = secure.getresponse()
 session = json.load(answer)
@@ -498,8 +668,11 @@ print(json.dumps({"session": session, "sha256": hashlib.sha256(der).hexdigest(),
         fingerprint = said.rsplit(" ", 1)[-1].replace(":", "").lower()
         certificate = os.path.join(state, "serve", "certificate.pem")
         self.assertEqual(os.stat(os.path.join(state, "serve", "key.pem")).st_mode & 0o777, 0o600)
+        # The certificate itself: that host has files of its own, not this machine's.
+        with open(certificate) as pem:
+            certificate_text = pem.read()
         done = subprocess.run([LOCAL_YARN, "--hosts", "exec", "spindle-node2", "python3", "-c", self.REMOTE_CLIENT,
-                               base, token, certificate], capture_output=True, text=True, timeout=120)
+                               base, token, certificate_text], capture_output=True, text=True, timeout=120)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         seen = json.loads(done.stdout.strip().splitlines()[-1])
         self.assertEqual(seen["session"]["api"], "v1", seen)

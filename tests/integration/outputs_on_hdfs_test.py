@@ -9,68 +9,18 @@ SPINDLE_SOURCE_DIR set."""
 import json
 import os
 import unittest
-import urllib.error
-import urllib.request
-import uuid
 
-from jobs_on_yarn_test import JobTest, applications, cluster_user, example_spec, spindle, webhdfs, webhdfs_url
-
-OUTPUTS = f"/user/{cluster_user()}/spindle-test-outputs"
-
-
-def hdfs_tree(path):
-    """Every file under `path` in HDFS, by path relative to it, with its length."""
-    files, pending = {}, [""]
-    while pending:
-        relative = pending.pop()
-        listing = webhdfs(path + ("/" + relative if relative else ""))
-        for entry in listing["FileStatuses"]["FileStatus"]:
-            name = (relative + "/" if relative else "") + entry["pathSuffix"]
-            if entry["type"] == "DIRECTORY":
-                pending.append(name)
-            else:
-                files[name] = entry["length"]
-    return files
-
-
-def hdfs_read(path):
-    with urllib.request.urlopen(webhdfs_url(path, "OPEN"), timeout=60) as answer:
-        return answer.read()
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args):
-        return None
-
-
-def hdfs_put(path, data):
-    """Writes a file as WebHDFS asks: the NameNode names a DataNode, which takes the data."""
-    opener = urllib.request.build_opener(NoRedirect)
-    request = urllib.request.Request(webhdfs_url(path, "CREATE") + "&overwrite=true", method="PUT")
-    try:
-        opener.open(request, timeout=60).close()
-        raise AssertionError("the NameNode named no DataNode")
-    except urllib.error.HTTPError as redirect:
-        if redirect.code != 307:
-            raise
-        location = redirect.headers["Location"]
-    with urllib.request.urlopen(urllib.request.Request(location, data=data, method="PUT"), timeout=60) as answer:
-        assert answer.status == 201, answer.status
+import hdfs_outputs
+from jobs_on_yarn_test import JobTest, applications, example_spec, spindle
 
 
 class OutputsOnHdfs(JobTest):
     def setUp(self):
         super().setUp()
-        self.output_path = f"{OUTPUTS}/{uuid.uuid4().hex}"
-        self.output = "hdfs://" + self.output_path
+        self.output_path, self.output = hdfs_outputs.fresh_output()
 
     def tearDown(self):
-        try:
-            request = urllib.request.Request(webhdfs_url(self.output_path, "DELETE") + "&recursive=true",
-                                             method="DELETE")
-            urllib.request.urlopen(request, timeout=30).close()
-        except urllib.error.URLError:
-            pass
+        hdfs_outputs.remove(self.output_path)
         super().tearDown()
 
     def assert_no_partial_files(self, files):
@@ -82,12 +32,12 @@ class OutputsOnHdfs(JobTest):
         result, outcome = self.submit_and_wait(self.write_spec(spec))
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
-        files = hdfs_tree(self.output_path)
+        files = hdfs_outputs.tree(self.output_path)
         self.assert_no_partial_files(files)
         for task in ("chief-0", "evaluator-0"):
-            report = json.loads(hdfs_read(f"{self.output_path}/environment/{task}.json"))
+            report = json.loads(hdfs_outputs.read(f"{self.output_path}/environment/{task}.json"))
             self.assertEqual(report["problems"], [], task)
-        training = json.loads(hdfs_read(f"{self.output_path}/training.json"))
+        training = json.loads(hdfs_outputs.read(f"{self.output_path}/training.json"))
         self.assertLess(training["last_loss"], training["first_loss"], training)
         self.assertIn("checkpoints/checkpoint", files)
         # The evaluator scored checkpoints it could only have read through HDFS.
@@ -126,16 +76,16 @@ class OutputsOnHdfs(JobTest):
         self.assertEqual(result.returncode, 0, result.stderr)
         tasks = {task["task"]: task for task in outcome["job"]["tasks"]}
         self.assertEqual(tasks["chief:0"]["restarts"], 1)
-        self.assertEqual(json.loads(hdfs_read(f"{self.output_path}/start-0.json")), {"attempt": 0, "from": 0})
-        self.assertEqual(json.loads(hdfs_read(f"{self.output_path}/start-1.json")), {"attempt": 1, "from": 10})
-        self.assertEqual(json.loads(hdfs_read(f"{self.output_path}/state/step.json")), {"step": 20})
-        files = hdfs_tree(self.output_path)
+        self.assertEqual(json.loads(hdfs_outputs.read(f"{self.output_path}/start-0.json")), {"attempt": 0, "from": 0})
+        self.assertEqual(json.loads(hdfs_outputs.read(f"{self.output_path}/start-1.json")), {"attempt": 1, "from": 10})
+        self.assertEqual(json.loads(hdfs_outputs.read(f"{self.output_path}/state/step.json")), {"step": 20})
+        files = hdfs_outputs.tree(self.output_path)
         self.assert_no_partial_files(files)
         self.assertNotIn("state/step.json.tmp", files)
         self.assert_left_nothing(outcome)
 
     def test_an_output_that_is_a_file_is_refused_before_anything_starts(self):
-        hdfs_put(self.output_path, b"not a directory\n")
+        hdfs_outputs.put(self.output_path, b"not a directory\n")
         spec = {"name": "output-is-a-file", "output": self.output,
                 "tasks": {"chief": {"memory": "256 MiB", "command": "true"}}}
         before = set(applications())

@@ -171,7 +171,8 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   env["DTF_TASK_JOB_NAME"] = task.type;
   env["DTF_TASK_INDEX"] = std::to_string(task.index);
   env["DTF_TASK_SCRIPT"] = spec.script;
-  env["DTF_INPUT_PATH"] = spec.input;
+  const std::string input = is_hdfs_location(spec.input) ? context.input_directory : spec.input;
+  env["DTF_INPUT_PATH"] = input;
   // An output in HDFS is written to a directory of the task's node, which
   // the executor keeps in HDFS; the HDFS location is there for scripts too.
   const std::string output = is_hdfs_location(spec.output) ? context.output_directory : spec.output;
@@ -200,6 +201,8 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   env["SPINDLE_ATTEMPT"] = std::to_string(context.attempt);
   env["SPINDLE_OUTPUT"] = output;
   if (is_hdfs_location(spec.output)) env["SPINDLE_OUTPUT_URI"] = spec.output;
+  if (!spec.input.empty()) env["SPINDLE_INPUT"] = input;
+  if (is_hdfs_location(spec.input)) env["SPINDLE_INPUT_URI"] = spec.input;
   return env;
 }
 

@@ -10,10 +10,13 @@ from example_support import mark_training_done, wine_splits
 from wine_model import WineClassifier, loss_and_accuracy
 
 
-def export_saved_model(model, directory):
+def export_saved_model(model, directory, io_device=None):
+    """`io_device`: the device whose host writes the files (the chief's, when the variables live
+    on parameter servers whose hosts share no disk with it)."""
     serve = tf.function(lambda x: tf.nn.softmax(model(x)),
                         input_signature=[tf.TensorSpec([None, model.w1.shape[0]], tf.float32)])
-    tf.saved_model.save(model, directory, signatures={"serving_default": serve})
+    tf.saved_model.save(model, directory, signatures={"serving_default": serve},
+                        options=tf.saved_model.SaveOptions(experimental_io_device=io_device))
 
 
 def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
@@ -22,6 +25,11 @@ def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
     step = tf.Variable(0, dtype=tf.int64)
     checkpoint_dir = os.path.join(output, "checkpoints")
     manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, step=step), checkpoint_dir, max_to_keep=20)
+    # A chief that starts again (a restart, on whatever node) goes on from its last checkpoint.
+    manager.restore_or_initialize()
+    resumed_from = int(step.numpy())
+    if resumed_from:
+        print(f"resuming from step {resumed_from} ({manager.latest_checkpoint})", flush=True)
     writer = tf.summary.create_file_writer(os.path.join(output, "train"))
     batches = iter(tf.data.Dataset.from_tensor_slices((x_train, y_train)).shuffle(256, seed=3).repeat().batch(16))
 
@@ -35,7 +43,7 @@ def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
         return loss, accuracy
 
     history = []
-    for _ in range(steps):
+    while int(step.numpy()) < steps:
         loss, accuracy = train_step(*next(batches))
         current = int(step.numpy())
         if current % 10 == 0:
@@ -50,8 +58,8 @@ def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
     export_saved_model(model, os.path.join(output, "saved_model"))
     # Full-data loss before and after, so anyone can check that training helped.
     full_loss, full_accuracy = loss_and_accuracy(model, x_train, y_train)
-    summary = {"first_loss": history[0], "last_loss": float(full_loss), "train_accuracy": float(full_accuracy),
-               "steps": int(step.numpy())}
+    summary = {"first_loss": history[0] if history else float(full_loss), "last_loss": float(full_loss),
+               "train_accuracy": float(full_accuracy), "steps": int(step.numpy()), "resumed_from": resumed_from}
     with open(os.path.join(output, "training.json"), "w", encoding="utf-8") as out:
         json.dump(summary, out)
     mark_training_done(checkpoint_dir)

@@ -54,6 +54,12 @@ def coordinate(resolver, output, steps, learning_rate=0.1):
         # Which worker ran the step, so the summary can show that each took part.
         return strategy.run(replica_step, args=(x, y)), tf.distribute.coordinator.experimental_get_current_worker_index()
 
+    # The variables live on the parameter servers, which by default would each write their part
+    # of a checkpoint from their own host. On nodes that share no disk (the output is a directory
+    # of each node, kept in HDFS) the chief must do all the writing: it reads the variables and
+    # writes the files itself.
+    on_chief = "/job:chief/replica:0/task:0/device:CPU:0"
+    checkpoint_options = tf.train.CheckpointOptions(experimental_io_device=on_chief)
     checkpoint_dir = os.path.join(output, "checkpoints")
     manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, step=step), checkpoint_dir, max_to_keep=20)
     writer = tf.summary.create_file_writer(os.path.join(output, "train"))
@@ -72,11 +78,11 @@ def coordinate(resolver, output, steps, learning_rate=0.1):
         with writer.as_default():
             tf.summary.scalar("loss", loss, step=current)
         writer.flush()
-        manager.save(checkpoint_number=current)
+        manager.save(checkpoint_number=current, options=checkpoint_options)
         print(f"step {current} loss {loss:.4f}", flush=True)
 
     full_loss, full_accuracy = loss_and_accuracy(model, x_train, y_train)
-    export_saved_model(model, os.path.join(output, "saved_model"))
+    export_saved_model(model, os.path.join(output, "saved_model"), io_device=on_chief)
     summary = {"first_loss": first_loss, "last_loss": float(full_loss), "train_accuracy": float(full_accuracy),
                "steps": int(step.numpy()), "workers": len(resolver.cluster_spec().as_dict().get("worker", [])),
                "steps_per_worker": steps_per_worker}

@@ -10,6 +10,9 @@
 namespace spindle {
 
 // What identifies one run of one task, beyond the spec and the addresses.
+// The name under which a job's input in HDFS appears in each container.
+inline constexpr std::string_view input_link_name = "spindle-input";
+
 struct TaskContext {
   std::string application_id;
   TaskId task;
@@ -18,6 +21,9 @@ struct TaskContext {
   // the task executor keeps in HDFS; relative to the container's directory
   // unless the executor names it absolutely.
   std::string output_directory = "spindle-output";
+  // Where a task finds an input in HDFS: YARN localizes it into the
+  // container's directory under this name, once per node.
+  std::string input_directory = std::string(input_link_name);
 };
 
 // A job's output (or input) in HDFS, "hdfs://[authority]/path", which its
