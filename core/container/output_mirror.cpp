@@ -1,5 +1,6 @@
 #include "container/output_mirror.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -207,10 +208,28 @@ void OutputMirror::read_events() {
   }
 }
 
-Result<void> OutputMirror::push_file(const std::string& relative) {
+Result<bool> OutputMirror::push_file(const std::string& relative, bool in_close_order) {
   const fs::path local = options_.local / relative;
-  const auto before = regular_file(local);
-  if (!before || !changed_since_known(relative)) return {};
+  if (!changed_since_known(relative)) return true;
+  // The version this copy sends is the one opened here (a rename may put
+  // another in its place at any moment).
+  const int fd = ::open(local.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT ? Result<bool>(true) : make_error(local.string() + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return true;
+  const LocalStat before{static_cast<std::uint64_t>(st.st_size),
+                         static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+  if (in_close_order) {
+    // Written again since its place in the line was taken, it may now name
+    // files closed after that place (TensorFlow's "checkpoint" names the
+    // newest checkpoint): it waits for its new place, behind them.
+    read_events();
+    if (closed_.empty() || closed_.front() != relative) return false;
+  }
   const std::string parent = parent_of(remote_path(relative));
   if (!remote_dirs_.contains(parent)) {
     if (auto made = hdfs_.mkdirs(parent); !made) return made.error();
@@ -219,19 +238,17 @@ Result<void> OutputMirror::push_file(const std::string& relative) {
   // Whole or not at all: a temporary name first, then one rename over the file.
   const std::string temporary =
       parent + "/" + transient_prefix + options_.writer + "-" + std::to_string(++temporary_serial_) + ".partial";
-  std::ifstream in(local, std::ios::binary);
-  if (!in) return make_error(local.string() + " cannot be opened for reading");
-  // An open file may grow while it goes: what it held at the start goes.
-  std::uint64_t left = before->size;
-  auto source = [&in, &left](char* buffer, std::size_t room) -> std::size_t {
-    const auto want = static_cast<std::streamsize>(std::min<std::uint64_t>(room, left));
+  // An open file may grow while it goes: what it held when opened goes.
+  std::uint64_t left = before.size;
+  auto source = [fd, &left](char* buffer, std::size_t room) -> std::size_t {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(room, left));
     if (want == 0) return 0;
-    in.read(buffer, want);
-    const auto got = static_cast<std::size_t>(in.gcount());
-    left -= got;
-    return got;
+    const ssize_t got = ::read(fd, buffer, want);
+    if (got <= 0) return 0;
+    left -= static_cast<std::uint64_t>(got);
+    return static_cast<std::size_t>(got);
   };
-  if (auto written = hdfs_.write(temporary, source, static_cast<std::int64_t>(before->size), true); !written) {
+  if (auto written = hdfs_.write(temporary, source, static_cast<std::int64_t>(before.size), true); !written) {
     return written.error();
   }
   if (left != 0) {
@@ -242,13 +259,13 @@ Result<void> OutputMirror::push_file(const std::string& relative) {
     (void)hdfs_.remove(temporary, false);
     return replaced.error();
   }
-  Known known{before->size, before->mtime, 0, static_cast<std::int64_t>(before->size), true};
+  Known known{before.size, before.mtime, 0, static_cast<std::int64_t>(before.size), true};
   if (auto status = hdfs_.status(remote_path(relative))) known.remote_mtime = status->modification_time;
   known_[relative] = known;
   std::lock_guard lock(mutex_);
   ++totals_.files_out;
-  totals_.bytes_out += static_cast<std::int64_t>(before->size);
-  return {};
+  totals_.bytes_out += static_cast<std::int64_t>(before.size);
+  return true;
 }
 
 // Only what this task wrote: a reader's copies vanishing (its container
@@ -372,13 +389,17 @@ void OutputMirror::follow() {
       it = keep_trying(*it, remove_remote(*it)) ? removed_.erase(it) : std::next(it);
     }
     // In order; one that fails holds back those after it, which may name it.
-    while (!closed_.empty() && !stopping_ && keep_trying(closed_.front(), push_file(closed_.front()))) {
-      closed_.erase(closed_.begin());
+    while (!closed_.empty() && !stopping_) {
+      const std::string next = closed_.front();
+      auto pushed = push_file(next, true);
+      if (!keep_trying(next, pushed ? Result<void>() : Result<void>(pushed.error()))) break;
+      if (*pushed) closed_.erase(closed_.begin());
     }
     const auto now = std::chrono::steady_clock::now();
     for (auto& [relative, last] : open_events_) {
       if (now - last < options_.open_file_interval) continue;
-      if (keep_trying(relative, push_file(relative))) last = now;
+      auto pushed = push_file(relative, false);
+      if (keep_trying(relative, pushed ? Result<void>() : Result<void>(pushed.error()))) last = now;
     }
     if (now >= next_pull) {
       if (auto pulled = pull(); !pulled) keep_trying("(copying in from HDFS)", pulled);
@@ -395,7 +416,9 @@ Result<void> OutputMirror::push_all_changed() {
   }
   // What was closed, in order; then anything else changed, oldest first.
   while (!closed_.empty()) {
-    if (auto done = push_file(closed_.front()); !done) return make_error(closed_.front() + ": " + done.error().message);
+    if (auto done = push_file(closed_.front(), false); !done) {
+      return make_error(closed_.front() + ": " + done.error().message);
+    }
     closed_.erase(closed_.begin());
   }
   std::vector<std::pair<std::int64_t, std::string>> changed;
@@ -408,7 +431,7 @@ Result<void> OutputMirror::push_all_changed() {
   if (ec) return make_error("cannot read the output directory " + options_.local.string() + ": " + ec.message());
   std::sort(changed.begin(), changed.end());
   for (const auto& [mtime, relative] : changed) {
-    if (auto done = push_file(relative); !done) return make_error(relative + ": " + done.error().message);
+    if (auto done = push_file(relative, false); !done) return make_error(relative + ": " + done.error().message);
   }
   open_events_.clear();
   return {};

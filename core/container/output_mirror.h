@@ -77,7 +77,9 @@ class OutputMirror {
 
   OutputMirror(yarn::WebHdfs hdfs, Options options);
   Result<void> pull();
-  Result<void> push_file(const std::string& relative);
+  // true once sent (or nothing to send); false when, checked against the
+  // close order, it must wait for its place (see the .cpp).
+  Result<bool> push_file(const std::string& relative, bool in_close_order);
   Result<void> remove_remote(const std::string& relative);
   Result<void> push_all_changed();
   void follow();

@@ -23,7 +23,7 @@ def main():
     steps = int(os.environ.get("TRAIN_STEPS", "300"))
     if kind == "chief":
         tf.io.gfile.makedirs(output)
-        train(output, steps=steps)
+        train(output, steps=steps, checkpoint_every=int(os.environ.get("CHECKPOINT_EVERY", "50")))
     elif kind == "evaluator":
         _, _, x_test, y_test = wine_splits()
         evaluate_checkpoints(os.path.join(output, "checkpoints"), os.path.join(output, "eval"), x_test, y_test)
