@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -57,6 +58,19 @@ QByteArray runCli(const QStringList& arguments, int expectedExit = 0) {
 QJsonObject validatedJson(const QString& spec) {
   const auto document = QJsonDocument::fromJson(runCli({QStringLiteral("validate"), QStringLiteral("--json"), spec}));
   return document.object();
+}
+
+// The warnings name the file, line and column they come from, which saving
+// changes; what they say must not change.
+QJsonObject withoutPlaces(QJsonObject validated) {
+  QJsonArray warnings;
+  for (const auto& warning : validated.value(QStringLiteral("warnings")).toArray()) {
+    QJsonObject said = warning.toObject();
+    for (const auto* key : {"file", "line", "column"}) said.remove(QLatin1String(key));
+    warnings.append(said);
+  }
+  validated.insert(QStringLiteral("warnings"), warnings);
+  return validated;
 }
 
 ClusterInfo localLikeCluster() {
@@ -268,7 +282,7 @@ class DesignerTest : public QObject {
     const QJsonObject before = validatedJson(spec);
     const QJsonObject after = validatedJson(saved);
     QVERIFY(before.value(QStringLiteral("valid")).toBool());
-    QCOMPARE(after, before);
+    QCOMPARE(withoutPlaces(after), withoutPlaces(before));
     // Opening what was saved gives the same fields again.
     QVERIFY(designer_->openFile(saved, &error));
     QVERIFY(*designer_->check().spec == *original);
