@@ -1,5 +1,7 @@
 #include "client/staging.h"
 
+#include "spindle/core/environment.h"
+
 #include <sys/stat.h>
 
 #include <atomic>
@@ -81,10 +83,7 @@ class HdfsStaging final : public StagingArea {
     if (!uri.starts_with("hdfs://")) {
       return make_error(uri + " is not on HDFS, the cluster's file system; give a local path or an hdfs:// URI");
     }
-    // hdfs:///path or hdfs://namenode:port/path
-    const auto rest = uri.substr(7);
-    const auto path = rest.substr(rest.find('/'));
-    return described(path, name, archive);
+    return described(hdfs_path_of(uri), name, archive);
   }
   Result<void> remove() override {
     auto removed = hdfs_.remove(directory_, true);
