@@ -19,7 +19,7 @@ import unittest
 import ha_test
 import hdfs_outputs
 from ha_test import status_of
-from jobs_on_yarn_test import SOURCE, example_spec, spindle
+from jobs_on_yarn_test import SOURCE, assert_saved_model_serves, example_spec, spindle
 
 LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
 CONTAINER_BINARY = os.path.join(os.path.dirname(os.environ["SPINDLE_CLI"]), "spindle-container")
@@ -192,7 +192,9 @@ class CurrentEnvironment(PythonEnvTest):
         self.assertGreater(first["python_env"]["uploaded_bytes"], 100 * 1024 * 1024)
         self.assertEqual(first["python_env"]["uploaded_bytes"], first["python_env"]["bytes"])
         written = hdfs_outputs.tree(output_path)
-        self.assertTrue(any(name.startswith("saved_model/") for name in written), sorted(written))
+        self.assertIn("saved_model/saved_model.pb", written, sorted(written))
+        assert_saved_model_serves(hdfs_outputs.download(f"{output_path}/saved_model",
+                                                        os.path.join(self.directory, "saved_model")))
         hosts = {task["node"].split(":")[0] for task in status["job"]["tasks"]}
         self.assertGreaterEqual(len(hosts), 2, status["job"]["tasks"])
         # TensorBoard, a service that could fail without failing the job, ran from the environment.

@@ -19,7 +19,7 @@ import unittest
 import urllib.error
 import urllib.request
 
-from jobs_on_yarn_test import SOURCE, cluster_user, configuration, spindle
+from jobs_on_yarn_test import SOURCE, cluster_user, configuration, names_a_missing_path, spindle
 
 LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
 STAGING_ROOT = f"/user/{cluster_user()}/.spindle"
@@ -52,18 +52,19 @@ def webhdfs(path, op="LISTSTATUS"):
             if error.code == 403 and "StandbyException" in body:
                 problems.append(f"{address} standby")
                 continue
-            error.body = body
+            error.webhdfs_body = body
             raise
     raise AssertionError(f"no active NameNode: {problems}")
 
 
 def staged(application_id):
-    """Whether the job's staging directory is still in HDFS."""
+    """Whether the job's staging directory is in HDFS: only the NameNode's FileNotFoundException
+    means it is not; every other error is raised."""
     try:
         webhdfs(f"{STAGING_ROOT}/{application_id}", "GETFILESTATUS")
         return True
     except urllib.error.HTTPError as error:
-        if error.code == 404:
+        if names_a_missing_path(error):
             return False
         raise
 
@@ -106,6 +107,13 @@ def submit(spec):
     return json.loads(submitted.stdout)
 
 
+def assert_staged_now(application_id):
+    """The staging directory is where the tests look for it, right after the submit (the master
+    removes it only once the job has ended): so that its absence later says it was removed, and
+    not that STAGING_ROOT or the user is wrong."""
+    assert staged(application_id), f"{application_id} was submitted but {STAGING_ROOT}/{application_id} is not in HDFS"
+
+
 def wait_for(application_id, timeout=300):
     waited = spindle("watch", application_id, timeout=timeout)
     return waited
@@ -115,6 +123,16 @@ class HaJobTest(unittest.TestCase):
     def setUp(self):
         self.directory = tempfile.mkdtemp(prefix="spindle-ha-")
         self.addCleanup(shutil.rmtree, self.directory, True)
+        self.seen_staged = set()
+
+    def submit(self, spec):
+        answer = submit(spec)
+        self.saw_staged(answer["application_id"])
+        return answer
+
+    def saw_staged(self, application_id):
+        assert_staged_now(application_id)
+        self.seen_staged.add(application_id)
 
     def assert_succeeded_without_restarts(self, application_id):
         status = status_of(application_id)
@@ -122,7 +140,9 @@ class HaJobTest(unittest.TestCase):
         for task in status["job"]["tasks"]:
             self.assertEqual(task["phase"], "succeeded", task)
             self.assertEqual(task["restarts"], 0, task)
-        # The master removes the staging directory, through whichever NameNode is active.
+        # The master removes the staging directory, through whichever NameNode is active; its absence
+        # means that only where it was seen while the job ran.
+        self.assertIn(application_id, self.seen_staged, "the staging directory was never seen in HDFS")
         deadline = time.monotonic() + 30
         while staged(application_id) and time.monotonic() < deadline:
             time.sleep(1)
@@ -132,8 +152,8 @@ class HaJobTest(unittest.TestCase):
 
 class Job(HaJobTest):
     def test_a_job_staged_on_the_nameservice_succeeds_and_is_cleaned_up(self):
-        spec = write_spec(self.directory, "echo hello from $SPINDLE_TASK")
-        answer = submit(spec)
+        spec = write_spec(self.directory, "sleep 3; echo hello from $SPINDLE_TASK")
+        answer = self.submit(spec)
         self.assertTrue(answer["staging"].startswith("hdfs://spindle-ns/"), answer)
         waited = wait_for(answer["application_id"])
         self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
@@ -143,7 +163,7 @@ class Job(HaJobTest):
 class RmFailover(HaJobTest):
     def test_a_job_goes_through_a_resource_manager_failover(self):
         spec = write_spec(self.directory, "python3 -c 'import time; time.sleep(40); print(\"slept\")'", instances=2)
-        application_id = submit(spec)["application_id"]
+        application_id = self.submit(spec)["application_id"]
         watch = subprocess.Popen([os.environ["SPINDLE_CLI"], "watch", application_id], stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True)
         try:
@@ -230,6 +250,7 @@ class NameNodeFailover(HaJobTest):
         self.assertRegex(answers[0], r"^nn[12] is active")
         self.assertLess(answers[1], submitted_at, "the failover came only after the submission")
         application_id = json.loads(submitted.stdout)["application_id"]
+        self.saw_staged(application_id)
         waited = wait_for(application_id)
         self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
         self.assert_succeeded_without_restarts(application_id)
@@ -241,7 +262,7 @@ class NameNodeFailover(HaJobTest):
             return [item["pathSuffix"] for item in webhdfs(STAGING_ROOT)["FileStatuses"]["FileStatus"]
                     if item["pathSuffix"].startswith("application_")]
         except urllib.error.HTTPError as error:
-            if error.code == 404:
+            if names_a_missing_path(error):
                 return []
             raise
 
@@ -250,7 +271,7 @@ class NameNodeFailover(HaJobTest):
         command = ("python3 -c 'import hashlib, time; time.sleep(20); print(\"digest\", "
                    "hashlib.sha256(open(\"big.bin\", \"rb\").read()).hexdigest())'")
         spec = write_spec(self.directory, command, files={"big.bin": path})
-        application_id = submit(spec)["application_id"]
+        application_id = self.submit(spec)["application_id"]
         tasks_running(application_id, 1)
         self.assertRegex(local_yarn("failover-nn"), r"^nn[12] is active")
         waited = wait_for(application_id)

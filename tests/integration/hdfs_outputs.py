@@ -2,11 +2,12 @@
 cluster's user name (clusters without Kerberos), at the active NameNode of an HA nameservice."""
 
 import json
+import os
 import urllib.error
 import urllib.request
 import uuid
 
-from jobs_on_yarn_test import cluster_user, configuration
+from jobs_on_yarn_test import cluster_user, configuration, names_a_missing_path
 
 OUTPUTS = f"/user/{cluster_user()}/spindle-test-outputs"
 
@@ -71,6 +72,17 @@ def read(path):
         return answer.read()
 
 
+def download(path, directory):
+    """Copies every file under `path` in HDFS into the local `directory`, keeping its layout, as a
+    user fetching a job's result would; returns `directory`."""
+    for name in tree(path):
+        local = os.path.join(directory, name)
+        os.makedirs(os.path.dirname(local), exist_ok=True)
+        with open(local, "wb") as out:
+            out.write(read(f"{path}/{name}"))
+    return directory
+
+
 def put(path, data):
     """Writes a file as WebHDFS asks: the NameNode names a DataNode, which takes the data."""
     try:
@@ -89,5 +101,5 @@ def remove(path):
     try:
         _call(path, "DELETE", "DELETE", "&recursive=true").close()
     except urllib.error.HTTPError as error:
-        if error.code != 404:
+        if not names_a_missing_path(error):
             raise

@@ -11,6 +11,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -63,13 +64,24 @@ def webhdfs(path, op="LISTSTATUS"):
         return json.load(answer)
 
 
+def names_a_missing_path(error):
+    """Whether a WebHDFS error says that the path does not exist: a 404 carrying the NameNode's
+    FileNotFoundException. Any other 404 (a wrong address, another server on the port) says nothing
+    about the path, and the caller raises it."""
+    if error.code != 404:
+        return False
+    if not hasattr(error, "webhdfs_body"):
+        error.webhdfs_body = error.read().decode(errors="replace")
+    return "FileNotFoundException" in error.webhdfs_body
+
+
 def staged_jobs():
     """The names under the staging root. A root that does not exist (no job
     was ever staged) has none; every other error is raised."""
     try:
         listing = webhdfs(STAGING_ROOT)
     except urllib.error.HTTPError as error:
-        if error.code == 404 and "FileNotFoundException" in error.read().decode(errors="replace"):
+        if names_a_missing_path(error):
             return []
         raise
     # Beside the jobs, .spindle holds the caches shared by every job (bin, envs).
@@ -142,6 +154,20 @@ def example_spec(example, output, check_environment=True, overrides=None):
     return spec
 
 
+def assert_saved_model_serves(directory):
+    """The wine SavedModel in `directory` is there and answers, as a user serving it would find it:
+    TensorFlow loads it and its serving signature predicts the held-out wine samples once, better
+    than guessing among three classes (the trained model, not a fresh one)."""
+    listed = sorted(os.listdir(directory)) if os.path.isdir(directory) else "no such directory"
+    assert os.path.isfile(os.path.join(directory, "saved_model.pb")), f"no saved_model.pb in {directory}: {listed}"
+    served = subprocess.run([sys.executable, os.path.join(SOURCE, "tests/python/saved_model_predict.py"), directory],
+                            capture_output=True, text=True, timeout=300)
+    assert served.returncode == 0, served.stderr[-3000:]
+    prediction = json.loads(served.stdout.strip().splitlines()[-1])
+    assert prediction["accuracy"] > 0.5, prediction
+    return prediction
+
+
 class JobTest(unittest.TestCase):
     def setUp(self):
         self.directory = tempfile.mkdtemp(prefix="spindle-job-test-")
@@ -192,19 +218,22 @@ class JobTest(unittest.TestCase):
             with open(os.path.join(output, "environment", task.replace(":", "-") + ".json")) as report:
                 self.assertEqual(json.load(report)["problems"], [], task)
 
-    def assert_trained(self, output, workers=0, marks=False):
-        """The loss fell; in a distributed job each of `workers` workers took
+    def assert_trained(self, output, outcome, marks=False):
+        """The loss fell; in a distributed job every worker the job ran took
         part: steps the coordinator saw each run (ParameterServerStrategy), or
-        each worker's own mark that it ran every step (`marks`)."""
+        each worker's own mark that it ran every step (`marks`). The workers are
+        counted in the job's own status, so that no caller can ask for fewer."""
         with open(os.path.join(output, "training.json")) as report:
             training = json.load(report)
         self.assertLess(training["last_loss"], training["first_loss"], training)
+        workers = sum(1 for task in outcome["job"]["tasks"] if task["task"].startswith("worker:"))
         for index in range(workers):
             if marks:
                 with open(os.path.join(output, "workers", f"worker-{index}.json")) as report:
                     self.assertEqual(json.load(report)["steps"], training["steps"], f"worker {index}")
             else:
                 self.assertGreater(training["steps_per_worker"].get(str(index), 0), 0, training)
+
 
 
 class TrainingJobs(JobTest):
@@ -215,8 +244,8 @@ class TrainingJobs(JobTest):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
         self.assert_environment_checked(output, ["chief:0", "worker:0", "worker:1", "ps:0", "evaluator:0"])
-        self.assert_trained(output, workers=2)
-        self.assertTrue(os.path.isdir(os.path.join(output, "saved_model")))
+        self.assert_trained(output, outcome)
+        assert_saved_model_serves(os.path.join(output, "saved_model"))
         phases = {task["task"]: task["phase"] for task in outcome["job"]["tasks"]}
         self.assertEqual(phases["chief:0"], "succeeded")
         self.assertEqual(phases["ps:0"], "stopped")
@@ -231,7 +260,8 @@ class TrainingJobs(JobTest):
         result, outcome = self.submit_and_wait(self.write_spec(example_spec("wine-quality/wine_quality.yaml", output)))
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assert_environment_checked(output, ["chief:0", "evaluator:0"])
-        self.assert_trained(output)
+        self.assert_trained(output, outcome)
+        assert_saved_model_serves(os.path.join(output, "saved_model"))
         self.assert_left_nothing(outcome)
 
     def test_multi_worker_mirrored_strategy(self):
@@ -239,7 +269,7 @@ class TrainingJobs(JobTest):
         result, outcome = self.submit_and_wait(self.write_spec(example_spec("multi-worker/multi_worker.yaml", output)))
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assert_environment_checked(output, ["worker:0", "worker:1"])
-        self.assert_trained(output, workers=2, marks=True)
+        self.assert_trained(output, outcome, marks=True)
         self.assert_left_nothing(outcome)
 
     def test_tf1_script_driven_by_dtf_variables(self):

@@ -19,7 +19,7 @@ import unittest
 import urllib.error
 import urllib.request
 
-from jobs_on_yarn_test import CONF, cluster_user, configuration, spindle
+from jobs_on_yarn_test import CONF, cluster_user, configuration, names_a_missing_path, spindle
 
 CACHE = os.environ.get("SPINDLE_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "spindle"))
 JARS = os.environ.get("SPINDLE_LOCAL_YARN_BUILD_DIR", os.path.join(CACHE, "yarn-cluster"))
@@ -203,7 +203,7 @@ def node_files(application_id):
             with urllib.request.urlopen(f"{base}{directory}?op=LISTSTATUS&user.name={cluster_user()}") as answer:
                 listing = json.load(answer)["FileStatuses"]["FileStatus"]
         except urllib.error.HTTPError as error:
-            if error.code == 404:
+            if names_a_missing_path(error):
                 continue
             raise
         found += [(base, f"{directory}/{item['pathSuffix']}", item["length"]) for item in listing]

@@ -11,7 +11,7 @@ import os
 import unittest
 
 import hdfs_outputs
-from jobs_on_yarn_test import JobTest, applications, example_spec, spindle
+from jobs_on_yarn_test import JobTest, applications, assert_saved_model_serves, example_spec, spindle
 
 
 class OutputsOnHdfs(JobTest):
@@ -40,6 +40,8 @@ class OutputsOnHdfs(JobTest):
         training = json.loads(hdfs_outputs.read(f"{self.output_path}/training.json"))
         self.assertLess(training["last_loss"], training["first_loss"], training)
         self.assertIn("checkpoints/checkpoint", files)
+        assert_saved_model_serves(hdfs_outputs.download(f"{self.output_path}/saved_model",
+                                                        os.path.join(self.directory, "saved_model")))
         # The evaluator scored checkpoints it could only have read through HDFS.
         self.assertTrue(any(name.startswith("eval/") and "tfevents" in name and size > 0
                             for name, size in files.items()), sorted(files))

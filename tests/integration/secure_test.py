@@ -28,7 +28,7 @@ import urllib.error
 import urllib.request
 
 from faults_test import master_of
-from jobs_on_yarn_test import example_spec
+from jobs_on_yarn_test import assert_saved_model_serves, example_spec
 
 SPINDLE = os.environ["SPINDLE_CLI"]
 CLUSTER = os.environ["SPINDLE_LOCAL_YARN_DIR"]
@@ -328,7 +328,7 @@ class SecureJobs(unittest.TestCase):
             training = json.load(report)
         self.assertEqual(training["steps"], 3000, training)
         self.assertLess(training["last_loss"], training["first_loss"], training)
-        self.assertTrue(os.path.isfile(os.path.join(output, "saved_model", "saved_model.pb")), os.listdir(output))
+        assert_saved_model_serves(os.path.join(output, "saved_model"))
         self.assertGreater(record["finished_ms"] - record["started_ms"], 95_000)
         deadline = time.time() + 30
         while application in webhdfs_list(f"/user/{user}/.spindle", self.cache) and time.time() < deadline:

@@ -3,8 +3,10 @@
 #include "spindle/yarn/cluster_identity.h"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "http/http_client.h"
 #include "spindle/yarn/token_service.h"
@@ -381,7 +383,8 @@ Result<void> WebHdfs::write_once(const std::string& path, std::function<std::siz
   // it goes, so that nobody takes it for the whole. A DataNode whose
   // NameNode failed over under it fails the transfer; starting again is safe.
   retriable = !written || written->status >= 500 || standby_refusal(*written) ||
-              written->body.find("StandbyException") != std::string::npos;
+              written->body.find("StandbyException") != std::string::npos ||
+              written->body.find("in state standby") != std::string::npos;
   // Unless the refusal was that the file is there already: that one is not ours.
   if (!written || written->body.find("FileAlreadyExistsException") == std::string::npos) (void)remove(path, false);
   if (!written) return written.error();
@@ -391,11 +394,17 @@ Result<void> WebHdfs::write_once(const std::string& path, std::function<std::siz
 Result<void> WebHdfs::write_again(const std::string& path,
                                   const std::function<std::function<std::size_t(char*, std::size_t)>()>& make_source,
                                   std::int64_t length, bool overwrite, const TransferProgress& progress) {
+  // A failover takes seconds, during which a DataNode's own client may still reach the NameNode
+  // that has just gone standby: the transfer starts again from the NameNode, a few times, with
+  // growing pauses, until one is refused for another reason.
+  constexpr int attempts = 4;
   bool retriable = false;
   auto done = write_once(path, make_source(), length, overwrite, progress, retriable);
-  if (done || !retriable || namenode_list().size() < 2) return done;
-  // Once more from the start, to whichever NameNode is active now.
-  return write_once(path, make_source(), length, overwrite, progress, retriable);
+  for (int attempt = 1; attempt < attempts && !done && retriable && namenode_list().size() > 1; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500) * (1 << (attempt - 1)));
+    done = write_once(path, make_source(), length, overwrite, progress, retriable);
+  }
+  return done;
 }
 
 Result<void> WebHdfs::write(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,

@@ -206,10 +206,6 @@ void ProxyTest::SetUpTestSuite() {
   log_ = std::make_unique<UpstreamLog>();
   upstream_ = std::make_unique<ScriptedUpstream>([](tcp::socket& socket) { serve_scripted_routes(socket, *log_); });
   auto started = ProxyServer::start(test_options(), [](const std::string& application_id) {
-    {
-      std::lock_guard lock(calls_mutex_);
-      ++calls_[application_id];
-    }
     return scripted_resolver(application_id, upstream_->port());
   });
   ASSERT_TRUE(started.ok()) << started.error().message;
@@ -221,11 +217,6 @@ void ProxyTest::TearDownTestSuite() {
   proxy_.reset();
   upstream_.reset();
   log_.reset();
-}
-
-int ProxyTest::resolver_calls(const std::string& application_id) {
-  std::lock_guard lock(calls_mutex_);
-  return calls_[application_id];
 }
 
 }  // namespace spindle::tbproxy::testing

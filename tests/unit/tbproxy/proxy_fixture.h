@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -39,15 +38,12 @@ class ProxyTest : public ::testing::Test {
   static std::uint16_t proxy_port() { return proxy_->port(); }
   static std::uint16_t upstream_port() { return upstream_->port(); }
   static int upstream_connections() { return upstream_->connections(); }
-  static int resolver_calls(const std::string& application_id);
   static UpstreamLog& log() { return *log_; }
   static std::string job_path(const std::string& rest) { return std::string("/tb/") + running_job + rest; }
 
   static inline std::unique_ptr<UpstreamLog> log_;
   static inline std::unique_ptr<ScriptedUpstream> upstream_;
   static inline std::unique_ptr<ProxyServer> proxy_;
-  static inline std::mutex calls_mutex_;
-  static inline std::map<std::string, int> calls_;
 };
 
 // The scripted upstream's routes, also used by tests that start their own proxy.

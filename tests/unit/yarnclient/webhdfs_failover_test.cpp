@@ -136,5 +136,60 @@ TEST(WebHdfsFailover, AnUploadCutByAFailoverStartsAgainAndLeavesNoPartialFile) {
   EXPECT_EQ(received, "the whole file");
 }
 
+// A NameNode that should do the transfer's DataNode side over again with them: each test's DataNode
+// answers `refusals` transfers with `refusal`, then takes the data.
+struct RetriedUpload {
+  int transfers = 0;
+  bool written = false;
+  std::string message;
+};
+
+RetriedUpload upload_through_refusals(int refusals, const std::string& refusal) {
+  std::atomic<int> transfers = 0;
+  FakeHttpServer datanode([&](const std::string&) {
+    if (++transfers <= refusals) return FakeHttpServer::answer(403, "Forbidden", refusal);
+    return FakeHttpServer::answer(201, "Created", "");
+  });
+  FakeHttpServer nn2([&](const std::string& request) {
+    if (request.find("op=CREATE") != std::string::npos) {
+      return FakeHttpServer::answer(307, "Temporary Redirect", "",
+                                    "Location: http://" + datanode.address() + "/webhdfs/v1/f?op=CREATE\r\n");
+    }
+    return FakeHttpServer::answer(200, "OK", R"({"boolean":true})");
+  });
+  FakeHttpServer nn1(standby);
+  auto hdfs = WebHdfs::from_configuration(nameservice(nn1.address(), nn2.address()));
+  if (!hdfs) return {0, false, hdfs.error().message};
+  auto written = hdfs->write("/f", "the whole file", false);
+  return {transfers.load(), written.ok(), written ? "" : written.error().message};
+}
+
+TEST(WebHdfsFailover, AnUploadGoesOnThroughAFailoverThatTakesSeconds) {
+  // The DataNode's own client reaches the NameNode that went standby twice more, and says so
+  // inside a wrapped exception whose name is not StandbyException.
+  const auto upload = upload_through_refusals(
+      2, R"({"RemoteException":{"exception":"RemoteException","message":"Operation category WRITE is not )"
+         R"(supported in state standby. Visit https://s.apache.org/sbnn-error\n\tat org.apache.hadoop..."}})");
+  EXPECT_TRUE(upload.written) << upload.message;
+  EXPECT_EQ(upload.transfers, 3);
+}
+
+TEST(WebHdfsFailover, AnUploadRefusedForAnotherReasonIsNotTriedAgain) {
+  const auto upload = upload_through_refusals(
+      1, R"({"RemoteException":{"exception":"AccessControlException","message":"Permission denied: user=bob"}})");
+  EXPECT_FALSE(upload.written);
+  EXPECT_EQ(upload.transfers, 1);
+  EXPECT_NE(upload.message.find("Permission denied: user=bob"), std::string::npos) << upload.message;
+}
+
+TEST(WebHdfsFailover, AnUploadGivesUpAfterFourTransfersRefusedByAStandby) {
+  const auto upload = upload_through_refusals(
+      10, R"({"RemoteException":{"exception":"StandbyException","message":"Operation category WRITE is not )"
+          R"(supported in state standby"}})");
+  EXPECT_FALSE(upload.written);
+  EXPECT_EQ(upload.transfers, 4);
+  EXPECT_NE(upload.message.find("in state standby"), std::string::npos) << upload.message;
+}
+
 }  // namespace
 }  // namespace spindle::yarn
