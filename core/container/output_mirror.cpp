@@ -62,6 +62,17 @@ bool is_writers_temporary(const std::string& relative) {
   return false;
 }
 
+// Whether some process has the file open for writing: the kernel grants a read lease only when
+// none has. Where no lease can be taken at all (a file of another owner, a file system without
+// leases), nobody is taken to have.
+bool open_for_writing(int fd) {
+  if (::fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
+    ::fcntl(fd, F_SETLEASE, F_UNLCK);
+    return false;
+  }
+  return errno == EAGAIN;
+}
+
 struct LocalStat {
   std::uint64_t size = 0;
   std::int64_t mtime = 0;
@@ -223,6 +234,10 @@ Result<bool> OutputMirror::push_file(const std::string& relative, bool in_close_
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return true;
   const LocalStat before{static_cast<std::uint64_t>(st.st_size),
                          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+  // A file found in a directory that appeared with it may still be being written (a scan finds
+  // it, not its close): it is not whole yet, and its close will come as an event and put it back
+  // in line.
+  if (in_close_order && open_for_writing(fd)) return true;
   if (in_close_order) {
     // Written again since its place in the line was taken, it may now name
     // files closed after that place (TensorFlow's "checkpoint" names the
@@ -238,17 +253,23 @@ Result<bool> OutputMirror::push_file(const std::string& relative, bool in_close_
   // Whole or not at all: a temporary name first, then one rename over the file.
   const std::string temporary =
       parent + "/" + transient_prefix + options_.writer + "-" + std::to_string(++temporary_serial_) + ".partial";
-  // An open file may grow while it goes: what it held when opened goes.
+  // An open file may grow while it goes: what it held when opened goes. A NameNode failover
+  // under the transfer starts it again from the first byte.
   std::uint64_t left = before.size;
-  auto source = [fd, &left](char* buffer, std::size_t room) -> std::size_t {
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(room, left));
-    if (want == 0) return 0;
-    const ssize_t got = ::read(fd, buffer, want);
-    if (got <= 0) return 0;
-    left -= static_cast<std::uint64_t>(got);
-    return static_cast<std::size_t>(got);
+  const auto from_the_start = [fd, &left, size = before.size]() -> yarn::WebHdfs::ByteSource {
+    left = size;
+    ::lseek(fd, 0, SEEK_SET);
+    return [fd, &left](char* buffer, std::size_t room) -> std::size_t {
+      const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(room, left));
+      if (want == 0) return 0;
+      const ssize_t got = ::read(fd, buffer, want);
+      if (got <= 0) return 0;
+      left -= static_cast<std::uint64_t>(got);
+      return static_cast<std::size_t>(got);
+    };
   };
-  if (auto written = hdfs_.write(temporary, source, static_cast<std::int64_t>(before.size), true); !written) {
+  if (auto written = hdfs_.write_restartable(temporary, from_the_start, static_cast<std::int64_t>(before.size), true);
+      !written) {
     return written.error();
   }
   if (left != 0) {
@@ -331,9 +352,24 @@ Result<void> OutputMirror::pull() {
       continue;
     }
     // What this task wrote and has not copied yet wins over what is there.
-    if (is_closed(file.relative) || open_events_.contains(file.relative) ||
+    if (is_closed(file.relative) || (open_events_.contains(file.relative) && changed_since_known(file.relative)) ||
         (known != known_.end() && changed_since_known(file.relative)) ||
         (known == known_.end() && regular_file(options_.local / file.relative))) {
+      continue;
+    }
+    // An event file that only grew grows here in place: TensorBoard keeps the file it reads
+    // open, and one renamed over it would leave TensorBoard reading the old one for ever.
+    if (known != known_.end() && is_event_file(file.relative) && file.status.length > known->second.remote_size &&
+        known->second.size == static_cast<std::uint64_t>(known->second.remote_size)) {
+      const std::int64_t grown = file.status.length - known->second.remote_size;
+      if (auto appended = append_growth(file.relative, known->second.remote_size, file.status.length); !appended) {
+        return appended.error();
+      }
+      const auto now = regular_file(options_.local / file.relative);
+      known_[file.relative] =
+          Known{now ? now->size : 0, now ? now->mtime : 0, file.status.modification_time, file.status.length, false};
+      std::lock_guard lock(mutex_);
+      totals_.bytes_in += grown;
       continue;
     }
     const fs::path target = options_.local / file.relative;
@@ -364,6 +400,33 @@ Result<void> OutputMirror::pull() {
     std::lock_guard lock(mutex_);
     ++totals_.files_in;
     totals_.bytes_in += file.status.length;
+  }
+  return {};
+}
+
+Result<void> OutputMirror::append_growth(const std::string& relative, std::int64_t from, std::int64_t to) {
+  const fs::path local = options_.local / relative;
+  const int fd = ::open(local.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return make_error("cannot append to " + local.string() + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  constexpr std::int64_t piece = 8 << 20;
+  for (std::int64_t offset = from; offset < to;) {
+    auto read = hdfs_.read_range(remote_path(relative), offset, std::min(piece, to - offset));
+    bool written = read && !read->empty();
+    for (std::size_t done = 0; written && done < read->size();) {
+      const ssize_t n = ::write(fd, read->data() + done, read->size() - done);
+      written = n > 0;
+      done += written ? static_cast<std::size_t>(n) : 0;
+    }
+    if (!written) {
+      // Back to what it was, whole records only: what is known of it stays true.
+      (void)::ftruncate(fd, from);
+      return read ? make_error("cannot append to " + local.string() + ": " + std::strerror(errno)) : read.error();
+    }
+    offset += static_cast<std::int64_t>(read->size());
   }
   return {};
 }

@@ -77,6 +77,8 @@ class OutputMirror {
 
   OutputMirror(yarn::WebHdfs hdfs, Options options);
   Result<void> pull();
+  // Appends to a local event file what its copy in HDFS gained since (see pull).
+  Result<void> append_growth(const std::string& relative, std::int64_t from, std::int64_t to);
   // true once sent (or nothing to send); false when, checked against the
   // close order, it must wait for its place (see the .cpp).
   Result<bool> push_file(const std::string& relative, bool in_close_order);

@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 import urllib.error
@@ -301,6 +302,85 @@ class ChiefKilledAcrossHosts(ClusterTest):
               f"{training['resumed_from']} on {final['address']}")
 
 
+class CheckpointCopiedThroughAFailover(ClusterTest):
+    """A NameNode failover while the output mirror copies a 256 MiB checkpoint to HDFS: the copy
+    goes on to the NameNode that is active now, the file is never listed under its own name before
+    it is whole, no temporary is left, and the job succeeds with the bytes the task wrote."""
+
+    WRITER = """\
+import hashlib, os, time
+out = os.environ["SPINDLE_OUTPUT"]
+os.makedirs(os.path.join(out, "ckpt"), exist_ok=True)
+digest = hashlib.sha256()
+with open(os.path.join(out, "ckpt", "model-1.bin"), "wb") as checkpoint:
+    for _ in range(256):
+        chunk = os.urandom(1024 * 1024)
+        digest.update(chunk)
+        checkpoint.write(chunk)
+with open(os.path.join(out, "ckpt", "model-1.sha256"), "w") as note:
+    note.write(digest.hexdigest())
+time.sleep(30)
+"""
+
+    def test_a_namenode_failover_in_the_middle_of_a_256_mib_checkpoint_loses_nothing(self):
+        output_path, output = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, output_path)
+        script = os.path.join(self.directory, "write_checkpoint.py")
+        with open(script, "w") as out:
+            out.write(self.WRITER)
+        spec = {"name": "checkpoint-failover", "output": output, "files": {"write_checkpoint.py": script},
+                "tasks": {"chief": {"memory": "1 GiB", "command": "python3 write_checkpoint.py"}}}
+        path = os.path.join(self.directory, "spec.json")
+        with open(path, "w") as out:
+            json.dump(spec, out)
+        application_id = submit(path)["application_id"]
+        self.addCleanup(spindle, "kill", application_id)
+        checkpoint = "ckpt/model-1.bin"
+
+        def listed():
+            try:
+                return hdfs_outputs.tree(output_path)
+            except urllib.error.HTTPError as error:
+                self.assertTrue(hdfs_outputs.names_a_missing_path(error), f"{error.code} {error.webhdfs_body}")
+                return {}
+            except AssertionError:
+                return None  # no NameNode active for a moment, in the middle of the failover
+
+        def check_whole(files):
+            if files and checkpoint in files:
+                self.assertEqual(files[checkpoint], 256 * 1024 * 1024, "the checkpoint was listed before it was whole")
+
+        # The copy is under way once its temporary is listed: then the failover.
+        deadline, files = time.monotonic() + 300, {}
+        while time.monotonic() < deadline:
+            files = listed()
+            check_whole(files)
+            if files and any(os.path.basename(name).startswith(".spindle-") for name in files):
+                break
+            time.sleep(0.1)
+        self.assertTrue(files and checkpoint not in files, f"the copy was never seen under way: {files}")
+        failing_over = threading.Thread(target=lambda: self.failover.append(local_yarn("failover-nn")))
+        self.failover = []
+        failing_over.start()
+        while failing_over.is_alive():
+            check_whole(listed())
+            time.sleep(0.2)
+        failing_over.join()
+        self.assertRegex(self.failover[0], r"^nn[12] is active")
+        after = listed() or {}
+        print(f"when the failover was done, HDFS held {sorted(after.items())}")
+        waited = spindle("watch", application_id, timeout=600)
+        self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
+        files = hdfs_outputs.tree(output_path)
+        self.assertEqual([name for name in files if os.path.basename(name).startswith(".spindle-")], [],
+                         "a temporary copy was left in HDFS")
+        self.assertEqual(files.get(checkpoint), 256 * 1024 * 1024, sorted(files))
+        expected = hdfs_outputs.read(f"{output_path}/ckpt/model-1.sha256").decode()
+        self.assertEqual(hashlib.sha256(hdfs_outputs.read(f"{output_path}/{checkpoint}")).hexdigest(), expected)
+        chief = task(application_id, "chief:0")
+        self.assertEqual(chief["restarts"], 0, chief)
+
+
 class RmFailoverAcrossHosts(ClusterTest):
     def test_a_job_on_three_hosts_goes_through_a_resource_manager_failover(self):
         command = "python3 -c 'import time; time.sleep(35); print(\"slept\")'"
@@ -342,14 +422,39 @@ class RmFailoverAcrossHosts(ClusterTest):
         self.assertNotIn("restartevery", story["diagnostics"])
 
 
+# Writes a file into its output twice a second for argv[1] seconds, each 64 KiB of random bytes
+# followed by their SHA-256, in a directory of its task and attempt, numbered from 0.
+PARTITIONED_WRITER = """\
+import hashlib, os, sys, time
+out = os.environ["SPINDLE_OUTPUT"]
+mine = os.path.join(out, os.environ["SPINDLE_TASK"].replace(":", "-") + "-attempt-" + os.environ["SPINDLE_ATTEMPT"])
+os.makedirs(mine, exist_ok=True)
+end, index = time.monotonic() + float(sys.argv[1]), 0
+while time.monotonic() < end:
+    data = os.urandom(65536)
+    with open(os.path.join(mine, "%05d" % index), "wb") as written:
+        written.write(data + hashlib.sha256(data).hexdigest().encode())
+    index += 1
+    time.sleep(0.5)
+print("slept")
+"""
+
+
 class Partition(ClusterTest):
     def running_workers(self, name, seconds):
-        """Two workers that sleep `seconds`, each alone on a host (the third host has room for the
-        one that moves), with a 15 s heartbeat timeout and one restart; once both run, the job and
-        a worker whose host does not also hold the application master."""
-        command = f"python3 -c 'import time; time.sleep({seconds}); print(\"slept\")'"
-        spec = write_spec(self.directory, name, command, instances=2, extra=["heartbeat_timeout: 15"],
-                          task_extra=["    max_restarts: 1"])
+        """Two workers that write a file twice a second for `seconds` into the job's output in
+        HDFS, each alone on a host (the third host has room for the one that moves), with a 15 s
+        heartbeat timeout and one restart; once both run, the job and a worker whose host does not
+        also hold the application master."""
+        self.output_path, output = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, self.output_path)
+        script = os.path.join(self.directory, "write_files.py")
+        with open(script, "w") as out:
+            out.write(PARTITIONED_WRITER)
+        spec = ha_test.write_spec(self.directory, f"python3 write_files.py {seconds}", 2,
+                                  files={"write_files.py": script}, name=name, memory="2560 MiB",
+                                  job_lines=["heartbeat_timeout: 15", f"output: {output}"],
+                                  task_lines=["    max_restarts: 1"])
         application_id = submit(spec)["application_id"]
         tasks_running(application_id, 2)
         am_host = master_host(application_id)
@@ -405,6 +510,7 @@ class Partition(ClusterTest):
         messages = " | ".join(event["message"] for event in history["events"])
         self.assertIn("no heartbeat for 15 s", messages)
         self.assertEqual(status_of(application_id)["final_status"], "SUCCEEDED")
+        assert_written_files_whole(self, self.output_path, victim["task"])
 
 
     def test_a_host_cut_off_past_the_node_expiry_is_lost_to_yarn_and_runs_nothing_twice_once_back(self):
@@ -472,6 +578,32 @@ class Partition(ClusterTest):
         history = json.loads(spindle("history", application_id, "--json").stdout)
         attempts = [a for a in history["attempts"] if a["task"] == victim["task"]]
         self.assertEqual(len(attempts), 2, attempts)
+        assert_written_files_whole(self, self.output_path, victim["task"])
+
+
+def assert_written_files_whole(test, output_path, victim_task):
+    """Every file the workers wrote is whole in HDFS, and what each attempt got there is all it
+    wrote up to some file: the mirror copies in the order files were closed, so what a cut-off
+    host could not send is the last of its files, never one in the middle. Returns, per attempt
+    directory, how many of its files are in HDFS."""
+    counts, temporaries = {}, []
+    for name in sorted(hdfs_outputs.tree(output_path)):
+        directory, _, index = name.rpartition("/")
+        if "-attempt-" not in directory:
+            continue
+        if index.startswith(".spindle-"):
+            temporaries.append(name)  # a copy cut short when its writer was killed; never read
+            continue
+        content = hdfs_outputs.read(f"{output_path}/{name}")
+        data, digest = content[:-64], content[-64:].decode()
+        test.assertEqual((len(data), hashlib.sha256(data).hexdigest()), (65536, digest), f"{name} is not whole")
+        test.assertEqual(int(index), counts.get(directory, 0), f"{name} is in HDFS, but an earlier file is not")
+        counts[directory] = counts.get(directory, 0) + 1
+    first = victim_task.replace(":", "-") + "-attempt-0"
+    test.assertGreater(counts.get(first, 0), 0, f"nothing of {first} reached HDFS: {counts}")
+    test.assertGreater(counts.get(victim_task.replace(":", "-") + "-attempt-1", 0), 0, counts)
+    print(f"files in HDFS per task attempt: {counts}; temporaries left by killed copies: {temporaries}")
+    return counts
 
 
 class TensorBoardAcrossHosts(ClusterTest):
@@ -555,9 +687,6 @@ class NameNodeFailoverAcrossHosts(ha_test.NameNodeFailover):
                 out.write(chunk)
         return path, digest.hexdigest()
 
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 class DashboardAcrossHosts(ClusterTest):
@@ -704,3 +833,7 @@ print(json.dumps({"session": session, "sha256": hashlib.sha256(der).hexdigest(),
         server.wait(60)
         _, _, again, said_again = self.start_server(state, "--bind", gateway)
         self.assertEqual(said_again, said)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -157,14 +157,15 @@ def example_spec(example, output, check_environment=True, overrides=None):
 def assert_saved_model_serves(directory):
     """The wine SavedModel in `directory` is there and answers, as a user serving it would find it:
     TensorFlow loads it and its serving signature predicts the held-out wine samples once, better
-    than guessing among three classes (the trained model, not a fresh one)."""
+    than an untrained one of the same shape does (0.58: the wine classes are far apart), so that
+    the model is the trained one."""
     listed = sorted(os.listdir(directory)) if os.path.isdir(directory) else "no such directory"
     assert os.path.isfile(os.path.join(directory, "saved_model.pb")), f"no saved_model.pb in {directory}: {listed}"
     served = subprocess.run([sys.executable, os.path.join(SOURCE, "tests/python/saved_model_predict.py"), directory],
                             capture_output=True, text=True, timeout=300)
     assert served.returncode == 0, served.stderr[-3000:]
     prediction = json.loads(served.stdout.strip().splitlines()[-1])
-    assert prediction["accuracy"] > 0.5, prediction
+    assert prediction["accuracy"] >= 0.85, prediction
     return prediction
 
 

@@ -118,10 +118,15 @@ def check(args, processes, results):
             summary = json.load(summary_file)
         if not summary["last_loss"] < summary["first_loss"]:
             problems.append(f"the loss did not fall: {summary}")
-        # Every worker took part: the coordinator saw it run steps, or it left its own mark.
+        # Every worker took part: the coordinator saw it run steps, or it left its own mark, or
+        # (a script that leaves none) the chief's all-reduce counted a replica in each process.
         output = args.output or args.workdir
+        by_replicas = "replicas" in summary and not os.path.isdir(os.path.join(output, "workers"))
+        in_sync = [key for key in processes if key[0] in ("chief", "worker")]
+        if by_replicas and summary["replicas"] != len(in_sync):
+            problems.append(f"{summary['replicas']} replicas trained, where {len(in_sync)} tasks ran: {summary}")
         for kind, index in processes:
-            if kind != "worker":
+            if kind != "worker" or by_replicas:
                 continue
             if "steps_per_worker" in summary:
                 if summary["steps_per_worker"].get(str(index), 0) <= 0:

@@ -84,8 +84,9 @@ Result<nlohmann::json> ResourceManagerRest::exchange_at(const std::string& addre
   if (response->status >= 300) {
     auto refusal = nlohmann::json::parse(response->body, nullptr, false);
     std::string message = "HTTP " + std::to_string(response->status);
-    if (refusal.is_object() && refusal.contains("RemoteException") && refusal["RemoteException"].is_object()) {
-      message = refusal["RemoteException"].value("message", message);
+    if (refusal.is_object() && refusal.contains("RemoteException") && refusal["RemoteException"].is_object() &&
+        refusal["RemoteException"].contains("message") && refusal["RemoteException"]["message"].is_string()) {
+      message = refusal["RemoteException"]["message"].get<std::string>();
     }
     Error error = make_error("the ResourceManager at " + address + " answered " + path + " with " + message);
     if (response->status == 401) error.kind = Error::Kind::authentication;
@@ -106,7 +107,14 @@ std::vector<std::string> ResourceManagerRest::active_first() {
   for (std::size_t tried = 0; tried < addresses.size(); ++tried) {
     const std::size_t index = (last + tried) % addresses.size();
     auto info = cluster_info_at(addresses[index]);
-    if (info && info->contains("clusterInfo") && (*info)["clusterInfo"].value("haState", "") == "ACTIVE") {
+    // Whatever the answer holds: only a string "ACTIVE" where Hadoop puts it counts.
+    const auto active = [](const nlohmann::json& answer) {
+      const auto cluster = answer.find("clusterInfo");
+      if (cluster == answer.end() || !cluster->is_object()) return false;
+      const auto state = cluster->find("haState");
+      return state != cluster->end() && state->is_string() && state->get<std::string>() == "ACTIVE";
+    };
+    if (info && active(*info)) {
       active_->store(index);
       std::rotate(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(index), addresses.end());
       return addresses;
@@ -271,7 +279,9 @@ Result<std::vector<std::string>> ResourceManagerRest::container_log_files(const 
                       " in something not JSON");
   }
   for (const auto* place : places) {
-    if (!place->is_object() || place->value("logAggregationType", "LOCAL") != "LOCAL") continue;
+    if (!place->is_object()) continue;
+    const auto kind = place->find("logAggregationType");
+    if (kind != place->end() && !(kind->is_string() && kind->get<std::string>() == "LOCAL")) continue;
     const auto info = place->find("containerLogInfo");
     if (info == place->end()) continue;
     auto add = [&](const nlohmann::json& entry) {

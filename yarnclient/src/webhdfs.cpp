@@ -17,6 +17,30 @@ namespace {
 
 using json = nlohmann::json;
 
+// Fields of a NameNode's JSON answer, which may hold anything: a field that is missing, or not
+// of the kind Hadoop sends, reads as absent rather than throwing out of the library.
+const json& member(const json& object, const char* key) {
+  static const json absent;
+  if (!object.is_object()) return absent;
+  const auto found = object.find(key);
+  return found == object.end() ? absent : *found;
+}
+
+std::string text_member(const json& object, const char* key, std::string fallback = {}) {
+  const auto& value = member(object, key);
+  return value.is_string() ? value.get<std::string>() : fallback;
+}
+
+std::int64_t number_member(const json& object, const char* key) {
+  const auto& value = member(object, key);
+  return value.is_number_integer() ? value.get<std::int64_t>() : 0;
+}
+
+bool true_member(const json& object, const char* key) {
+  const auto& value = member(object, key);
+  return value.is_boolean() && value.get<bool>();
+}
+
 // Hadoop answers errors with {"RemoteException": {"exception", "message"}}.
 // A refused delegation token (InvalidToken) or login (401) is an
 // authentication failure. Messages may quote the request, so tokens in
@@ -25,11 +49,9 @@ Error remote_error(const std::string& what, const http::Response& response) {
   const auto parsed = json::parse(response.body, nullptr, false);
   std::string message = "HTTP " + std::to_string(response.status);
   bool refused_token = false;
-  if (!parsed.is_discarded() && parsed.is_object() && parsed.contains("RemoteException") &&
-      parsed["RemoteException"].is_object()) {
-    const auto& exception = parsed["RemoteException"];
-    const auto name = exception.value("exception", std::string("error"));
-    message = exception.value("message", name);
+  if (const auto& exception = member(parsed, "RemoteException"); exception.is_object()) {
+    const auto name = text_member(exception, "exception", "error");
+    message = text_member(exception, "message", name);
     // The NameNode wraps it, e.g. SecurityException "...SecretManager$InvalidToken: ...".
     refused_token = name.find("InvalidToken") != std::string::npos || message.find("InvalidToken") != std::string::npos;
   }
@@ -38,16 +60,19 @@ Error remote_error(const std::string& what, const http::Response& response) {
   return error;
 }
 
-HdfsFileStatus file_status(const json& entry) {
+Result<HdfsFileStatus> file_status(const json& entry, const std::string& what) {
+  if (!entry.is_object() || !member(entry, "type").is_string() || !member(entry, "length").is_number_integer()) {
+    return make_error(what + ": the NameNode's answer holds no file status (" + entry.dump().substr(0, 200) + ")");
+  }
   HdfsFileStatus status;
-  status.name = entry.value("pathSuffix", "");
-  status.directory = entry.value("type", "") == "DIRECTORY";
-  status.length = entry.value("length", std::int64_t{0});
-  status.modification_time = entry.value("modificationTime", std::int64_t{0});
-  status.owner = entry.value("owner", "");
-  status.group = entry.value("group", "");
-  status.permission = entry.value("permission", "");
-  status.replication = entry.value("replication", 0);
+  status.name = text_member(entry, "pathSuffix");
+  status.directory = text_member(entry, "type") == "DIRECTORY";
+  status.length = number_member(entry, "length");
+  status.modification_time = number_member(entry, "modificationTime");
+  status.owner = text_member(entry, "owner");
+  status.group = text_member(entry, "group");
+  status.permission = text_member(entry, "permission");
+  status.replication = static_cast<int>(number_member(entry, "replication"));
   return status;
 }
 
@@ -68,13 +93,9 @@ std::string escape_path(const std::string& path) {
 bool standby_refusal(const http::Response& response) {
   if (response.status != 403 && response.status != 503) return false;
   const auto parsed = json::parse(response.body, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("RemoteException") ||
-      !parsed["RemoteException"].is_object()) {
-    return false;
-  }
-  const auto& exception = parsed["RemoteException"];
-  const auto name = exception.value("exception", std::string());
-  const auto message = exception.value("message", std::string());
+  const auto& exception = member(parsed, "RemoteException");
+  const auto name = text_member(exception, "exception");
+  const auto message = text_member(exception, "message");
   return name == "StandbyException" || (name == "RetriableException" && message.find("standby") != std::string::npos);
 }
 
@@ -89,7 +110,7 @@ Result<json> json_answer(const std::string& what, const Result<http::Response>& 
   if (!response) return response.error();
   if (response->status >= 300) return remote_error(what, *response);
   auto parsed = json::parse(response->body, nullptr, false);
-  if (parsed.is_discarded()) return make_error(what + ": the NameNode's answer is not JSON");
+  if (parsed.is_discarded() || !parsed.is_object()) return make_error(what + ": the NameNode's answer is not JSON");
   return parsed;
 }
 
@@ -270,12 +291,11 @@ Result<Token> WebHdfs::delegation_token(const std::string& renewer) {
   auto answer =
       json_answer(what, namenode_call(what, "GET", "/", "GETDELEGATIONTOKEN", "&renewer=" + http::escape(renewer)));
   if (!answer) return answer.error();
-  const auto token = answer->find("Token");
-  if (token == answer->end() || !token->is_object() || !token->contains("urlString") ||
-      !(*token)["urlString"].is_string()) {
+  const auto& url_string = member(member(*answer, "Token"), "urlString");
+  if (!url_string.is_string()) {
     return make_error(what + ": its answer holds no Token.urlString; is security enabled on it?");
   }
-  return decode_token_url_string((*token)["urlString"].get<std::string>());
+  return decode_token_url_string(url_string.get<std::string>());
 }
 
 Result<std::chrono::system_clock::time_point> WebHdfs::renew_delegation_token(const Token& token) {
@@ -308,7 +328,7 @@ Result<void> WebHdfs::mkdirs(const std::string& path, const std::string& permiss
   const std::string what = "creating " + path + " in HDFS";
   auto answer = json_answer(what, namenode_call(what, "PUT", path, "MKDIRS", "&permission=" + permission));
   if (!answer) return answer.error();
-  if (!answer->value("boolean", false)) return make_error("HDFS would not create the directory " + path);
+  if (!true_member(*answer, "boolean")) return make_error("HDFS would not create the directory " + path);
   return {};
 }
 
@@ -316,7 +336,7 @@ Result<HdfsFileStatus> WebHdfs::status(const std::string& path) {
   const std::string what = "looking at " + path + " in HDFS";
   auto answer = json_answer(what, namenode_call(what, "GET", path, "GETFILESTATUS"));
   if (!answer) return answer.error();
-  return file_status((*answer)["FileStatus"]);
+  return file_status(member(*answer, "FileStatus"), what);
 }
 
 Result<bool> WebHdfs::exists(const std::string& path) {
@@ -331,8 +351,14 @@ Result<std::vector<HdfsFileStatus>> WebHdfs::list(const std::string& path) {
   const std::string what = "listing " + path + " in HDFS";
   auto answer = json_answer(what, namenode_call(what, "GET", path, "LISTSTATUS"));
   if (!answer) return answer.error();
+  const auto& listed = member(member(*answer, "FileStatuses"), "FileStatus");
+  if (!listed.is_array()) return make_error(what + ": the NameNode's answer holds no FileStatuses.FileStatus list");
   std::vector<HdfsFileStatus> entries;
-  for (const auto& entry : (*answer)["FileStatuses"]["FileStatus"]) entries.push_back(file_status(entry));
+  for (const auto& entry : listed) {
+    auto status = file_status(entry, what);
+    if (!status) return status.error();
+    entries.push_back(std::move(*status));
+  }
   return entries;
 }
 
@@ -341,14 +367,14 @@ Result<bool> WebHdfs::remove(const std::string& path, bool recursive) {
   auto answer = json_answer(
       what, namenode_call(what, "DELETE", path, "DELETE", std::string("&recursive=") + (recursive ? "true" : "false")));
   if (!answer) return answer.error();
-  return answer->value("boolean", false);
+  return true_member(*answer, "boolean");
 }
 
 Result<bool> WebHdfs::rename(const std::string& from, const std::string& to) {
   const std::string what = "renaming " + from + " to " + to + " in HDFS";
   auto answer = json_answer(what, namenode_call(what, "PUT", from, "RENAME", "&destination=" + escape_path(to)));
   if (!answer) return answer.error();
-  return answer->value("boolean", false);
+  return true_member(*answer, "boolean");
 }
 
 Result<void> WebHdfs::replace(const std::string& from, const std::string& to) {
@@ -411,6 +437,11 @@ Result<void> WebHdfs::write(const std::string& path, std::function<std::size_t(c
                             std::int64_t length, bool overwrite, TransferProgress progress) {
   bool retriable = false;
   return write_once(path, std::move(source), length, overwrite, std::move(progress), retriable);
+}
+
+Result<void> WebHdfs::write_restartable(const std::string& path, const std::function<ByteSource()>& make_source,
+                                        std::int64_t length, bool overwrite, TransferProgress progress) {
+  return write_again(path, make_source, length, overwrite, progress);
 }
 
 Result<void> WebHdfs::write(const std::string& path, std::string_view data, bool overwrite) {

@@ -3,6 +3,7 @@ of the wine-quality example."""
 
 import json
 import os
+import time
 
 import tensorflow as tf
 
@@ -43,6 +44,7 @@ def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
         return loss, accuracy
 
     history = []
+    started, started_at = time.monotonic(), int(step.numpy())
     while int(step.numpy()) < steps:
         loss, accuracy = train_step(*next(batches))
         current = int(step.numpy())
@@ -54,12 +56,14 @@ def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
         if current % checkpoint_every == 0:
             manager.save(checkpoint_number=current)
     writer.flush()
+    trained_seconds = time.monotonic() - started
     manager.save(checkpoint_number=int(step.numpy()))
     export_saved_model(model, os.path.join(output, "saved_model"))
     # Full-data loss before and after, so anyone can check that training helped.
     full_loss, full_accuracy = loss_and_accuracy(model, x_train, y_train)
     summary = {"first_loss": history[0] if history else float(full_loss), "last_loss": float(full_loss),
-               "train_accuracy": float(full_accuracy), "steps": int(step.numpy()), "resumed_from": resumed_from}
+               "train_accuracy": float(full_accuracy), "steps": int(step.numpy()), "resumed_from": resumed_from,
+               "steps_per_second": (int(step.numpy()) - started_at) / trained_seconds if trained_seconds > 0 else None}
     with open(os.path.join(output, "training.json"), "w", encoding="utf-8") as out:
         json.dump(summary, out)
     mark_training_done(checkpoint_dir)

@@ -95,10 +95,15 @@ class WebHdfs {
 
   // Writes a file from a source that fills up to `size` bytes per call (0 ends).
   // A failed transfer removes what it wrote, so no partial file remains
-  // that could be taken as whole. write(data) and upload() can start again
-  // and do, once, when a NameNode failover interrupted them.
-  Result<void> write(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
-                     std::int64_t length, bool overwrite, TransferProgress progress = {});
+  // that could be taken as whole. write(data), upload() and
+  // write_restartable() can start again, and do, a few times over some
+  // seconds, when a NameNode failover interrupted them.
+  using ByteSource = std::function<std::size_t(char*, std::size_t)>;
+  Result<void> write(const std::string& path, ByteSource source, std::int64_t length, bool overwrite,
+                     TransferProgress progress = {});
+  // `make_source` gives a source that starts at the first byte each time it is called.
+  Result<void> write_restartable(const std::string& path, const std::function<ByteSource()>& make_source,
+                                 std::int64_t length, bool overwrite, TransferProgress progress = {});
   Result<void> write(const std::string& path, std::string_view data, bool overwrite);
   Result<void> upload(const std::filesystem::path& local, const std::string& path, bool overwrite,
                       TransferProgress progress = {});
