@@ -12,6 +12,7 @@
 
 #include "container/container_context.h"
 #include "container/job_file.h"
+#include "container/output_cleanup.h"
 #include "container/staging_cleanup.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_lifecycle.h"
@@ -479,6 +480,7 @@ int run_application_master(const MasterOptions& options) {
     (void)remove_staging(options.staging_location, *context);
     return 1;
   }
+  const std::string output = spec->output;
   // The NodeManagers' pages are https:// where yarn.http.policy says HTTPS_ONLY.
   ApplicationMaster master(*context, std::move(*spec), std::move(*staged),
                            yarn::web_scheme(*configuration, yarn::WebService::yarn));
@@ -496,6 +498,11 @@ int run_application_master(const MasterOptions& options) {
   }
   if (auto removed = remove_staging(options.staging_location, *context); !removed) {
     log(removed.error().message);
+  }
+  if (auto strays = remove_stray_copies(output, *context); !strays) {
+    log(strays.error().message);
+  } else if (*strays > 0) {
+    log("removed " + std::to_string(*strays) + " copies cut short by killed tasks from the output " + output);
   }
   // Those following the job's events read its last status now.
   if (!killed) std::this_thread::sleep_for(std::chrono::seconds(1));

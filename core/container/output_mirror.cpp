@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <vector>
@@ -66,6 +67,9 @@ bool is_writers_temporary(const std::string& relative) {
 // none has. Where no lease can be taken at all (a file of another owner, a file system without
 // leases), nobody is taken to have.
 bool open_for_writing(int fd) {
+  // A writer opening the file while the lease is held breaks it, and the kernel signals the
+  // holder: SIGIO unless told otherwise, which ends the process. SIGURG is ignored unless handled.
+  (void)::fcntl(fd, F_SETSIG, SIGURG);
   if (::fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
     ::fcntl(fd, F_SETLEASE, F_UNLCK);
     return false;
@@ -157,6 +161,7 @@ void OutputMirror::watch_tree(const fs::path& directory) {
       add(it->path());
     } else if (it->is_regular_file(ec) && changed_since_known(relative)) {
       mark_closed(relative);
+      scanned_.insert(relative);
     }
   }
 }
@@ -206,11 +211,13 @@ void OutputMirror::read_events() {
       }
       if (event->mask & (IN_CLOSE_WRITE | IN_MOVED_TO)) {
         mark_closed(relative);
+        scanned_.erase(relative);
         removed_.erase(relative);
         open_events_.erase(relative);
       } else if (event->mask & (IN_DELETE | IN_MOVED_FROM)) {
         removed_.insert(relative);
         unmark_closed(relative);
+        scanned_.erase(relative);
         open_events_.erase(relative);
       } else if ((event->mask & IN_MODIFY) && is_event_file(relative)) {
         open_events_.emplace(relative, std::chrono::steady_clock::time_point{});
@@ -236,8 +243,9 @@ Result<bool> OutputMirror::push_file(const std::string& relative, bool in_close_
                          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
   // A file found in a directory that appeared with it may still be being written (a scan finds
   // it, not its close): it is not whole yet, and its close will come as an event and put it back
-  // in line.
-  if (in_close_order && open_for_writing(fd)) return true;
+  // in line. Only such a file: one whose close was seen may still count as open for a moment
+  // (the kernel sends the event before it lets go of the writer), and would be lost from the line.
+  if (in_close_order && scanned_.erase(relative) > 0 && open_for_writing(fd)) return true;
   if (in_close_order) {
     // Written again since its place in the line was taken, it may now name
     // files closed after that place (TensorFlow's "checkpoint" names the
@@ -253,17 +261,25 @@ Result<bool> OutputMirror::push_file(const std::string& relative, bool in_close_
   // Whole or not at all: a temporary name first, then one rename over the file.
   const std::string temporary =
       parent + "/" + transient_prefix + options_.writer + "-" + std::to_string(++temporary_serial_) + ".partial";
-  // An open file may grow while it goes: what it held when opened goes. A NameNode failover
-  // under the transfer starts it again from the first byte.
+  // An open file may grow while it goes: what it held when opened goes. One that shrinks (written
+  // again from its start) still sends the length the request announced, padded, since the server
+  // would wait for the rest of it; that copy is thrown away. A NameNode failover under the
+  // transfer starts it again from the first byte.
   std::uint64_t left = before.size;
-  const auto from_the_start = [fd, &left, size = before.size]() -> yarn::WebHdfs::ByteSource {
+  bool shrank = false;
+  const auto from_the_start = [fd, &left, &shrank, size = before.size]() -> yarn::WebHdfs::ByteSource {
     left = size;
+    shrank = false;
     ::lseek(fd, 0, SEEK_SET);
-    return [fd, &left](char* buffer, std::size_t room) -> std::size_t {
+    return [fd, &left, &shrank](char* buffer, std::size_t room) -> std::size_t {
       const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(room, left));
       if (want == 0) return 0;
-      const ssize_t got = ::read(fd, buffer, want);
-      if (got <= 0) return 0;
+      ssize_t got = ::read(fd, buffer, want);
+      if (got <= 0) {
+        shrank = true;
+        std::memset(buffer, 0, want);
+        got = static_cast<ssize_t>(want);
+      }
       left -= static_cast<std::uint64_t>(got);
       return static_cast<std::size_t>(got);
     };
@@ -272,9 +288,17 @@ Result<bool> OutputMirror::push_file(const std::string& relative, bool in_close_
       !written) {
     return written.error();
   }
-  if (left != 0) {
+  // Written again in place while it went (truncated and written anew), the copy may hold the
+  // start of one version and the rest of another. Event files only grow: what went stays true.
+  struct stat after {};
+  const bool rewritten =
+      ::fstat(fd, &after) != 0 ||
+      (!is_event_file(relative) &&
+       (static_cast<std::uint64_t>(after.st_size) != before.size ||
+        static_cast<std::int64_t>(after.st_mtim.tv_sec) * 1'000'000'000 + after.st_mtim.tv_nsec != before.mtime));
+  if (shrank || left != 0 || rewritten) {
     (void)hdfs_.remove(temporary, false);
-    return make_error(local.string() + " shrank while it was copied; it goes again on the next pass");
+    return make_error(local.string() + " changed while it was copied; it goes again on the next pass");
   }
   if (auto replaced = hdfs_.replace(temporary, remote_path(relative)); !replaced) {
     (void)hdfs_.remove(temporary, false);
@@ -292,6 +316,10 @@ Result<bool> OutputMirror::push_file(const std::string& relative, bool in_close_
 // Only what this task wrote: a reader's copies vanishing (its container
 // directory cleaned away) must never empty the job's output.
 Result<void> OutputMirror::remove_remote(const std::string& relative) {
+  // A task being stopped, or an output directory gone as a whole: YARN cleaning the container's
+  // directory away, not the command deleting what it wrote.
+  std::error_code ec;
+  if (keep_remote_files_ || !fs::is_directory(options_.local, ec)) return {};
   const auto known = known_.find(relative);
   if (known == known_.end()) return {};
   if (!known->second.written_here) {

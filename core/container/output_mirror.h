@@ -62,6 +62,9 @@ class OutputMirror {
   // heartbeat, which it does not while it waits here.
   Result<void> finish(std::chrono::seconds patience = std::chrono::seconds(40));
   Totals totals() const;
+  // From now on, files deleted here stay in HDFS. Called when the task is being stopped: YARN
+  // then removes the container's directory, and that must not empty the job's output.
+  void keep_remote_files() { keep_remote_files_ = true; }
 
   // Names the mirror itself writes, which it never copies.
   static bool is_transient_name(const std::string& name);
@@ -106,10 +109,13 @@ class OutputMirror {
   std::map<std::string, std::chrono::steady_clock::time_point> open_events_;  // event files written, last push
   std::map<int, std::string> watches_;                                        // inotify watch -> relative dir
   std::map<std::string, std::string> failing_;                                // path -> last error said
+  // Marked closed by a scan of a directory new to the watch, not by a close: maybe still written.
+  std::set<std::string> scanned_;
   Totals totals_;
   int inotify_ = -1;
   std::uint64_t temporary_serial_ = 0;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> keep_remote_files_{false};
   std::thread thread_;
 };
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <thread>
 
@@ -237,7 +238,21 @@ int run_task_executor(const ExecutorOptions& options) {
     mirrored.remote = hdfs_path_of(spec->output);
     mirrored.writer = task->type + "-" + std::to_string(task->index);
     mirrored.log = log;
-    auto started = OutputMirror::start(std::move(*hdfs), std::move(mirrored));
+    // Copying a big checkpoint in takes a while; heartbeats go on meanwhile, or the master would
+    // take the task for lost.
+    auto starting = std::async(std::launch::async, [&] { return OutputMirror::start(std::move(*hdfs), mirrored); });
+    while (starting.wait_for(heartbeat_interval) != std::future_status::ready) {
+      TaskHeartbeat heartbeat;
+      heartbeat.container = context->container_id;
+      heartbeat.cluster_version = seen_version;
+      if (behind_tls) heartbeat.certificate_sha256 = behind_tls->certificate_sha256;
+      if (auto sent = link.client().heartbeat(*task, heartbeat); sent) {
+        link.answered();
+      } else {
+        log(sent.error().message);
+      }
+    }
+    auto started = starting.get();
     if (!started) return could_not_start("the job's output " + spec->output + ": " + started.error().message);
     mirror = std::move(*started);
     const auto restored = mirror->totals();
@@ -309,7 +324,11 @@ int run_task_executor(const ExecutorOptions& options) {
         std::chrono::duration_cast<std::chrono::milliseconds>(next_heartbeat - std::chrono::steady_clock::now()));
     pollfd watched[] = {{running->completion_fd(), POLLIN, 0}, {(*forwarder)->fd(), POLLIN, 0}};
     ::poll(watched, 2, static_cast<int>(wait.count()));
-    for (int signal : (*forwarder)->take()) log("forwarded signal " + std::to_string(signal) + " to the command");
+    for (int signal : (*forwarder)->take()) {
+      log("forwarded signal " + std::to_string(signal) + " to the command");
+      // Stopped: what YARN deletes of the container's directory next is no deletion of the task's.
+      if (mirror) mirror->keep_remote_files();
+    }
     if (std::chrono::steady_clock::now() >= next_heartbeat) {
       const auto usage = running->usage();
       TaskHeartbeat heartbeat;
@@ -329,6 +348,10 @@ int run_task_executor(const ExecutorOptions& options) {
       }
       next_heartbeat = std::chrono::steady_clock::now() + heartbeat_interval;
     }
+  }
+  for (int signal : (*forwarder)->take()) {
+    log("forwarded signal " + std::to_string(signal) + " to the command");
+    if (mirror) mirror->keep_remote_files();
   }
   (*forwarder)->forward_to(0);
   TaskResult result;

@@ -460,6 +460,19 @@ class Partition(ClusterTest):
         am_host = master_host(application_id)
         victim = next(t for t in (task(application_id, f"worker:{i}") for i in range(2))
                       if t["address"].split(":")[0] != am_host)
+        # Some of the victim's files in HDFS before its host is cut off, so that what it loses is
+        # seen to be only the files after them.
+        mine = victim["task"].replace(":", "-") + "-attempt-0/"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if sum(name.startswith(mine) for name in hdfs_outputs.tree(self.output_path)) >= 2:
+                    break
+            except urllib.error.HTTPError as error:
+                self.assertTrue(hdfs_outputs.names_a_missing_path(error), f"{error.code} {error.webhdfs_body}")
+            time.sleep(0.5)
+        else:
+            self.fail(f"no two files of {mine} reached HDFS in 60 s")
         return application_id, victim
 
     def test_a_partitioned_hosts_task_moves_and_its_old_container_stops_once_the_host_is_back(self):
@@ -524,14 +537,20 @@ class Partition(ClusterTest):
         old_container = victim["container"]
         other = task(application_id, "worker:1" if victim["task"] == "worker:0" else "worker:0")
 
+        def lost_nodes():
+            nodes = rm_get("/ws/v1/cluster/nodes?states=LOST").get("nodes") or {}
+            return {(n["id"], n.get("lastHealthUpdate")) for n in nodes.get("node", []) if n["nodeHostName"] == host}
+
+        # The ResourceManager remembers nodes lost before (an earlier run on the same cluster): only a
+        # new one counts.
+        lost_before = lost_nodes()
         local_yarn("partition", host)
         cut_at = time.monotonic()
         try:
             deadline = cut_at + expiry_s + 60
             state = None
             while time.monotonic() < deadline:
-                nodes = rm_get("/ws/v1/cluster/nodes?states=LOST").get("nodes") or {}
-                lost = [n for n in nodes.get("node", []) if n["nodeHostName"] == host]
+                lost = lost_nodes() - lost_before
                 if lost:
                     state = "LOST"
                     break
@@ -586,13 +605,17 @@ def assert_written_files_whole(test, output_path, victim_task):
     wrote up to some file: the mirror copies in the order files were closed, so what a cut-off
     host could not send is the last of its files, never one in the middle. Returns, per attempt
     directory, how many of its files are in HDFS."""
+    # The master removes what copies cut short left (.spindle-*), just after the job's end.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any("/.spindle-" in name for name in hdfs_outputs.tree(output_path)):
+        time.sleep(1)
     counts, temporaries = {}, []
     for name in sorted(hdfs_outputs.tree(output_path)):
         directory, _, index = name.rpartition("/")
         if "-attempt-" not in directory:
             continue
         if index.startswith(".spindle-"):
-            temporaries.append(name)  # a copy cut short when its writer was killed; never read
+            temporaries.append(name)
             continue
         content = hdfs_outputs.read(f"{output_path}/{name}")
         data, digest = content[:-64], content[-64:].decode()
@@ -600,9 +623,10 @@ def assert_written_files_whole(test, output_path, victim_task):
         test.assertEqual(int(index), counts.get(directory, 0), f"{name} is in HDFS, but an earlier file is not")
         counts[directory] = counts.get(directory, 0) + 1
     first = victim_task.replace(":", "-") + "-attempt-0"
-    test.assertGreater(counts.get(first, 0), 0, f"nothing of {first} reached HDFS: {counts}")
+    test.assertGreaterEqual(counts.get(first, 0), 2, f"{first} lost what reached HDFS before the cut: {counts}")
     test.assertGreater(counts.get(victim_task.replace(":", "-") + "-attempt-1", 0), 0, counts)
-    print(f"files in HDFS per task attempt: {counts}; temporaries left by killed copies: {temporaries}")
+    test.assertEqual(temporaries, [], "copies cut short were left in HDFS after the job's end")
+    print(f"files in HDFS per task attempt: {counts}")
     return counts
 
 
