@@ -227,6 +227,21 @@ int run_task_executor(const ExecutorOptions& options) {
     std::error_code ec;
     task_context.input_directory = (std::filesystem::current_path(ec) / task_context.input_directory).string();
   }
+  // What the command used so far (nothing before it starts), and the pin a TensorBoard behind
+  // TLS is reached by.
+  const auto send_heartbeat = [&](const ProcessUsage& usage) -> Result<void> {
+    TaskHeartbeat heartbeat;
+    heartbeat.container = context->container_id;
+    heartbeat.rss_bytes = usage.resident_bytes;
+    heartbeat.cpu_seconds = usage.cpu_seconds;
+    heartbeat.processes = usage.processes;
+    heartbeat.cluster_version = seen_version;
+    if (behind_tls) heartbeat.certificate_sha256 = behind_tls->certificate_sha256;
+    auto sent = link.client().heartbeat(*task, heartbeat);
+    if (!sent) return sent.error();
+    link.answered();
+    return {};
+  };
   std::unique_ptr<OutputMirror> mirror;
   if (is_hdfs_location(spec->output)) {
     std::error_code ec;
@@ -242,15 +257,7 @@ int run_task_executor(const ExecutorOptions& options) {
     // take the task for lost.
     auto starting = std::async(std::launch::async, [&] { return OutputMirror::start(std::move(*hdfs), mirrored); });
     while (starting.wait_for(heartbeat_interval) != std::future_status::ready) {
-      TaskHeartbeat heartbeat;
-      heartbeat.container = context->container_id;
-      heartbeat.cluster_version = seen_version;
-      if (behind_tls) heartbeat.certificate_sha256 = behind_tls->certificate_sha256;
-      if (auto sent = link.client().heartbeat(*task, heartbeat); sent) {
-        link.answered();
-      } else {
-        log(sent.error().message);
-      }
+      if (auto sent = send_heartbeat({}); !sent) log(sent.error().message);
     }
     auto started = starting.get();
     if (!started) return could_not_start("the job's output " + spec->output + ": " + started.error().message);
@@ -314,6 +321,13 @@ int run_task_executor(const ExecutorOptions& options) {
     }
   }).detach();
 
+  const auto note_signals = [&] {
+    for (int signal : (*forwarder)->take()) {
+      log("forwarded signal " + std::to_string(signal) + " to the command");
+      // Stopped: what YARN deletes of the container's directory next is no deletion of the task's.
+      if (mirror) mirror->keep_remote_files();
+    }
+  };
   // Behind TLS the first heartbeat carries the pin the proxy waits for.
   auto next_heartbeat =
       std::chrono::steady_clock::now() + (behind_tls ? std::chrono::seconds(0) : std::chrono::seconds(1));
@@ -324,23 +338,9 @@ int run_task_executor(const ExecutorOptions& options) {
         std::chrono::duration_cast<std::chrono::milliseconds>(next_heartbeat - std::chrono::steady_clock::now()));
     pollfd watched[] = {{running->completion_fd(), POLLIN, 0}, {(*forwarder)->fd(), POLLIN, 0}};
     ::poll(watched, 2, static_cast<int>(wait.count()));
-    for (int signal : (*forwarder)->take()) {
-      log("forwarded signal " + std::to_string(signal) + " to the command");
-      // Stopped: what YARN deletes of the container's directory next is no deletion of the task's.
-      if (mirror) mirror->keep_remote_files();
-    }
+    note_signals();
     if (std::chrono::steady_clock::now() >= next_heartbeat) {
-      const auto usage = running->usage();
-      TaskHeartbeat heartbeat;
-      heartbeat.container = context->container_id;
-      heartbeat.rss_bytes = usage.resident_bytes;
-      heartbeat.cpu_seconds = usage.cpu_seconds;
-      heartbeat.processes = usage.processes;
-      heartbeat.cluster_version = seen_version;
-      if (behind_tls) heartbeat.certificate_sha256 = behind_tls->certificate_sha256;
-      if (auto sent = link.client().heartbeat(*task, heartbeat); sent) {
-        link.answered();
-      } else {
+      if (auto sent = send_heartbeat(running->usage()); !sent) {
         log(sent.error().message);
         standing.cluster_version = seen_version;
         if (link.follow(*task, address, context->container_id, standing))
@@ -349,10 +349,7 @@ int run_task_executor(const ExecutorOptions& options) {
       next_heartbeat = std::chrono::steady_clock::now() + heartbeat_interval;
     }
   }
-  for (int signal : (*forwarder)->take()) {
-    log("forwarded signal " + std::to_string(signal) + " to the command");
-    if (mirror) mirror->keep_remote_files();
-  }
+  note_signals();
   (*forwarder)->forward_to(0);
   TaskResult result;
   result.container = context->container_id;
