@@ -20,6 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* transient_prefix = ".spindle-";
+// How long a deletion waits before it is passed on. Whoever removes a whole directory (YARN
+// cleaning a container's directory away) deletes the files in it first and the directory last;
+// only once the directory is gone can that be told from the command deleting its files.
+constexpr auto deletion_settle = std::chrono::seconds(1);
 constexpr std::uint32_t watched_events =
     IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_MODIFY | IN_DELETE_SELF | IN_ONLYDIR;
 
@@ -204,7 +208,7 @@ void OutputMirror::read_events() {
         if (event->mask & (IN_CREATE | IN_MOVED_TO)) watch_tree(options_.local / relative);
         if (event->mask & (IN_DELETE | IN_MOVED_FROM)) {
           for (const auto& [known, _] : known_) {
-            if (known.starts_with(relative + "/")) removed_.insert(known);
+            if (known.starts_with(relative + "/")) removed_.emplace(known, std::chrono::steady_clock::now());
           }
         }
         continue;
@@ -215,7 +219,7 @@ void OutputMirror::read_events() {
         removed_.erase(relative);
         open_events_.erase(relative);
       } else if (event->mask & (IN_DELETE | IN_MOVED_FROM)) {
-        removed_.insert(relative);
+        removed_.emplace(relative, std::chrono::steady_clock::now());
         unmark_closed(relative);
         scanned_.erase(relative);
         open_events_.erase(relative);
@@ -390,15 +394,15 @@ Result<void> OutputMirror::pull() {
     if (known != known_.end() && is_event_file(file.relative) && file.status.length > known->second.remote_size &&
         known->second.size == static_cast<std::uint64_t>(known->second.remote_size)) {
       const std::int64_t grown = file.status.length - known->second.remote_size;
-      if (auto appended = append_growth(file.relative, known->second.remote_size, file.status.length); !appended) {
-        return appended.error();
+      // Not appended (the local copy gone meanwhile, a read refused): a whole copy instead, below.
+      if (append_growth(file.relative, known->second.remote_size, file.status.length)) {
+        const auto now = regular_file(options_.local / file.relative);
+        known_[file.relative] =
+            Known{now ? now->size : 0, now ? now->mtime : 0, file.status.modification_time, file.status.length, false};
+        std::lock_guard lock(mutex_);
+        totals_.bytes_in += grown;
+        continue;
       }
-      const auto now = regular_file(options_.local / file.relative);
-      known_[file.relative] =
-          Known{now ? now->size : 0, now ? now->mtime : 0, file.status.modification_time, file.status.length, false};
-      std::lock_guard lock(mutex_);
-      totals_.bytes_in += grown;
-      continue;
     }
     const fs::path target = options_.local / file.relative;
     std::error_code ec;
@@ -477,7 +481,11 @@ void OutputMirror::follow() {
     ::poll(&watched, 1, 500);
     read_events();
     for (auto it = removed_.begin(); it != removed_.end();) {
-      it = keep_trying(*it, remove_remote(*it)) ? removed_.erase(it) : std::next(it);
+      if (std::chrono::steady_clock::now() - it->second < deletion_settle) {
+        ++it;
+        continue;
+      }
+      it = keep_trying(it->first, remove_remote(it->first)) ? removed_.erase(it) : std::next(it);
     }
     // In order; one that fails holds back those after it, which may name it.
     while (!closed_.empty() && !stopping_) {
@@ -502,7 +510,7 @@ void OutputMirror::follow() {
 Result<void> OutputMirror::push_all_changed() {
   read_events();
   for (auto it = removed_.begin(); it != removed_.end();) {
-    if (auto done = remove_remote(*it); !done) return done;
+    if (auto done = remove_remote(it->first); !done) return done;
     it = removed_.erase(it);
   }
   // What was closed, in order; then anything else changed, oldest first.

@@ -105,7 +105,8 @@ class OutputMirror {
   // Closed or moved in, to push, in the order it happened: a writer's data
   // before the file that names it (TensorFlow's "checkpoint").
   std::vector<std::string> closed_;
-  std::set<std::string> removed_;                                             // deleted or moved away, to pass on
+  // Deleted or moved away, to pass on, since when.
+  std::map<std::string, std::chrono::steady_clock::time_point> removed_;
   std::map<std::string, std::chrono::steady_clock::time_point> open_events_;  // event files written, last push
   std::map<int, std::string> watches_;                                        // inotify watch -> relative dir
   std::map<std::string, std::string> failing_;                                // path -> last error said
