@@ -106,6 +106,20 @@ std::string authority_host(const std::string& uri) {
   return authority.substr(0, authority.find(':'));
 }
 
+// A DataNode that cannot be reached (its node cut off, but not yet declared dead, which takes
+// the NameNode minutes) is left out of the NameNode's next choice, by host: a node runs one.
+constexpr int datanode_attempts = 3;
+
+void exclude_datanode(std::string& excluded, const std::string& location) {
+  const auto host = authority_host(location);
+  if (host.empty()) return;
+  excluded += (excluded.empty() ? "" : ",") + host;
+}
+
+std::string excluding(const std::string& excluded) {
+  return excluded.empty() ? std::string() : "&excludedatanodes=" + http::escape(excluded);
+}
+
 Result<json> json_answer(const std::string& what, const Result<http::Response>& response) {
   if (!response) return response.error();
   if (response->status >= 300) return remote_error(what, *response);
@@ -387,12 +401,13 @@ Result<void> WebHdfs::replace(const std::string& from, const std::string& to) {
 }
 
 Result<void> WebHdfs::write_once(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
-                                 std::int64_t length, bool overwrite, TransferProgress progress, bool& retriable) {
+                                 std::int64_t length, bool overwrite, TransferProgress progress, bool& retriable,
+                                 std::string& excluded) {
   retriable = false;
   const std::string what = "writing " + path + " to HDFS";
   // The NameNode names a DataNode; the data goes there.
-  auto redirect =
-      namenode_call(what, "PUT", path, "CREATE", std::string("&overwrite=") + (overwrite ? "true" : "false"));
+  auto redirect = namenode_call(what, "PUT", path, "CREATE",
+                                std::string("&overwrite=") + (overwrite ? "true" : "false") + excluding(excluded));
   if (!redirect) {
     retriable = namenode_list().size() > 1;
     return redirect.error();
@@ -405,6 +420,7 @@ Result<void> WebHdfs::write_once(const std::string& path, std::function<std::siz
   upload.headers.emplace_back("Content-Type", "application/octet-stream");
   auto written = http::perform(upload);
   if (written && written->status == 201) return {};
+  if (!written) exclude_datanode(excluded, redirect->header("location"));
   // The file exists now (CREATE made it) but holds only part of the data:
   // it goes, so that nobody takes it for the whole. A DataNode whose
   // NameNode failed over under it fails the transfer; starting again is safe.
@@ -423,12 +439,14 @@ Result<void> WebHdfs::write_again(const std::string& path,
   // A failover takes seconds, during which a DataNode's own client may still reach the NameNode
   // that has just gone standby: the transfer starts again from the NameNode, a few times, with
   // growing pauses, until one is refused for another reason.
+  // A DataNode that cannot be reached is left out of the next try.
   constexpr int attempts = 4;
   bool retriable = false;
-  auto done = write_once(path, make_source(), length, overwrite, progress, retriable);
-  for (int attempt = 1; attempt < attempts && !done && retriable && namenode_list().size() > 1; ++attempt) {
+  std::string excluded;
+  auto done = write_once(path, make_source(), length, overwrite, progress, retriable, excluded);
+  for (int attempt = 1; attempt < attempts && !done && retriable; ++attempt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500) * (1 << (attempt - 1)));
-    done = write_once(path, make_source(), length, overwrite, progress, retriable);
+    done = write_once(path, make_source(), length, overwrite, progress, retriable, excluded);
   }
   return done;
 }
@@ -436,7 +454,8 @@ Result<void> WebHdfs::write_again(const std::string& path,
 Result<void> WebHdfs::write(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
                             std::int64_t length, bool overwrite, TransferProgress progress) {
   bool retriable = false;
-  return write_once(path, std::move(source), length, overwrite, std::move(progress), retriable);
+  std::string excluded;
+  return write_once(path, std::move(source), length, overwrite, std::move(progress), retriable, excluded);
 }
 
 Result<void> WebHdfs::write_restartable(const std::string& path, const std::function<ByteSource()>& make_source,
@@ -485,42 +504,61 @@ Result<void> WebHdfs::read(const std::string& path, std::function<bool(std::stri
   // The NameNode first, answered in memory (a standby's refusal must not
   // reach the sink), then the data from the DataNode it names.
   const std::string what = "reading " + path + " from HDFS";
-  auto located = namenode_call(what, "GET", path, "OPEN");
-  if (!located) return located.error();
-  if (located->status != 307 || located->header("location").empty()) {
-    if (located->status == 200) {  // a server that answers with the data itself
-      if (progress)
-        progress(static_cast<std::int64_t>(located->body.size()), static_cast<std::int64_t>(located->body.size()));
-      if (!located->body.empty()) sink(located->body);
-      return {};
+  std::string excluded;
+  for (int attempt = 1;; ++attempt) {
+    auto located = namenode_call(what, "GET", path, "OPEN", excluding(excluded));
+    if (!located) return located.error();
+    if (located->status != 307 || located->header("location").empty()) {
+      if (located->status == 200) {  // a server that answers with the data itself
+        if (progress)
+          progress(static_cast<std::int64_t>(located->body.size()), static_cast<std::int64_t>(located->body.size()));
+        if (!located->body.empty()) sink(located->body);
+        return {};
+      }
+      return remote_error(what, *located);
     }
-    return remote_error(what, *located);
+    http::Request request = new_request("GET", located->header("location"));
+    request.follow_redirects = true;
+    std::int64_t delivered = 0;
+    request.write = [&sink, &delivered](std::string_view chunk) {
+      delivered += static_cast<std::int64_t>(chunk.size());
+      return sink(chunk);
+    };
+    request.progress = progress;
+    auto response = http::perform(request);
+    // Another DataNode holds the block too, as long as nothing reached the sink yet.
+    if (!response && delivered == 0 && attempt < datanode_attempts) {
+      exclude_datanode(excluded, located->header("location"));
+      continue;
+    }
+    if (!response) return response.error();
+    if (response->status != 200) return remote_error(what, *response);
+    return {};
   }
-  http::Request request = new_request("GET", located->header("location"));
-  request.follow_redirects = true;
-  request.write = std::move(sink);
-  request.progress = std::move(progress);
-  auto response = http::perform(request);
-  if (!response) return response.error();
-  if (response->status != 200) return remote_error(what, *response);
-  return {};
 }
 
 Result<std::string> WebHdfs::read_range(const std::string& path, std::int64_t offset, std::int64_t length) {
   const std::string what = "reading " + path + " from HDFS at byte " + std::to_string(offset);
-  auto response = namenode_call(what, "GET", path, "OPEN",
-                                "&offset=" + std::to_string(offset) + "&length=" + std::to_string(length));
-  if (!response) return response.error();
-  if (response->status == 307 && !response->header("location").empty()) {
-    http::Request request = new_request("GET", response->header("location"));
-    request.follow_redirects = true;
-    response = http::perform(request);
+  std::string excluded;
+  for (int attempt = 1;; ++attempt) {
+    auto response =
+        namenode_call(what, "GET", path, "OPEN",
+                      "&offset=" + std::to_string(offset) + "&length=" + std::to_string(length) + excluding(excluded));
     if (!response) return response.error();
+    if (response->status == 307 && !response->header("location").empty()) {
+      const std::string location = response->header("location");
+      http::Request request = new_request("GET", location);
+      request.follow_redirects = true;
+      response = http::perform(request);
+      if (!response && attempt < datanode_attempts) {
+        exclude_datanode(excluded, location);
+        continue;
+      }
+      if (!response) return response.error();
+    }
+    if (response->status != 200) return remote_error(what, *response);
+    return std::move(response->body);
   }
-  if (response->status != 200) {
-    return remote_error("reading " + path + " from HDFS at byte " + std::to_string(offset), *response);
-  }
-  return std::move(response->body);
 }
 
 Result<std::string> WebHdfs::read_all(const std::string& path, std::size_t limit) {

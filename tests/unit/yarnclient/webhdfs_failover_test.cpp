@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
 #include <string>
 
 #include "closed_port.h"
@@ -189,6 +190,39 @@ TEST(WebHdfsFailover, AnUploadGivesUpAfterFourTransfersRefusedByAStandby) {
   EXPECT_FALSE(upload.written);
   EXPECT_EQ(upload.transfers, 4);
   EXPECT_NE(upload.message.find("in state standby"), std::string::npos) << upload.message;
+}
+
+// A DataNode cut off from the network, which the NameNode has not yet declared dead: it is named
+// once, cannot be reached, and the read goes on from another that holds the block.
+TEST(WebHdfsDataNodes, AReadGoesOnFromAnotherDataNodeWhenTheFirstCannotBeReached) {
+  FakeHttpServer datanode([](const std::string&) { return FakeHttpServer::answer(200, "OK", "the block's bytes"); });
+  // A port nothing listens on, as good as an unreachable node.
+  const std::string unreachable = "127.0.0.1:" + std::to_string(testing::closed_port());
+  std::vector<std::string> opens;
+  std::mutex opens_mutex;
+  FakeHttpServer nn2([&](const std::string& request) {
+    const std::string line = request.substr(0, request.find("\r\n"));
+    {
+      std::lock_guard lock(opens_mutex);
+      opens.push_back(line);
+    }
+    const bool excluding = line.find("excludedatanodes=127.0.0.1") != std::string::npos;
+    return FakeHttpServer::answer(
+        307, "Temporary Redirect", "",
+        "Location: http://" + (excluding ? datanode.address() : unreachable) + "/webhdfs/v1/f?op=OPEN\r\n");
+  });
+  FakeHttpServer nn1(standby);
+  auto hdfs = WebHdfs::from_configuration(nameservice(nn1.address(), nn2.address()));
+  ASSERT_TRUE(hdfs.ok()) << hdfs.error().message;
+  auto read = hdfs->read_all("/f");
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_EQ(*read, "the block's bytes");
+  auto range = hdfs->read_range("/f", 0, 5);
+  ASSERT_TRUE(range.ok()) << range.error().message;
+  std::lock_guard lock(opens_mutex);
+  ASSERT_EQ(opens.size(), 4u);
+  EXPECT_EQ(opens[0].find("excludedatanodes"), std::string::npos) << opens[0];
+  EXPECT_NE(opens[1].find("excludedatanodes=127.0.0.1"), std::string::npos) << opens[1];
 }
 
 }  // namespace

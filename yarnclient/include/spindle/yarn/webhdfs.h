@@ -149,8 +149,11 @@ class WebHdfs {
   // active one first and on to the others past a standby or silence.
   Result<http::Response> namenode_call(const std::string& what, const std::string& method, const std::string& path,
                                        const std::string& operation, const std::string& extra = "");
+  // `excluded`: DataNodes (hosts, comma-separated) that could not be reached, which the NameNode
+  // is asked not to name again (excludedatanodes); one that fails here is added to it.
   Result<void> write_once(const std::string& path, std::function<std::size_t(char*, std::size_t)> source,
-                          std::int64_t length, bool overwrite, TransferProgress progress, bool& retriable);
+                          std::int64_t length, bool overwrite, TransferProgress progress, bool& retriable,
+                          std::string& excluded);
   Result<void> write_again(const std::string& path,
                            const std::function<std::function<std::size_t(char*, std::size_t)>()>& make_source,
                            std::int64_t length, bool overwrite, const TransferProgress& progress);
