@@ -444,8 +444,11 @@ Result<void> WebHdfs::write_again(const std::string& path,
   bool retriable = false;
   std::string excluded;
   auto done = write_once(path, make_source(), length, overwrite, progress, retriable, excluded);
+  std::size_t left_out = 0;  // how much of `excluded` the last try found already
   for (int attempt = 1; attempt < attempts && !done && retriable; ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500) * (1 << (attempt - 1)));
+    // Another DataNode is tried at once; a NameNode failing over is given time.
+    if (excluded.size() == left_out) std::this_thread::sleep_for(std::chrono::milliseconds(500) * (1 << (attempt - 1)));
+    left_out = excluded.size();
     done = write_once(path, make_source(), length, overwrite, progress, retriable, excluded);
   }
   return done;
