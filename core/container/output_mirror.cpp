@@ -384,8 +384,9 @@ Result<void> OutputMirror::pull() {
       continue;
     }
     // What this task wrote and has not copied yet wins over what is there.
-    if (is_closed(file.relative) || (open_events_.contains(file.relative) && changed_since_known(file.relative)) ||
-        (known != known_.end() && changed_since_known(file.relative)) ||
+    // (An event file this task keeps open counts only once it changed here: the growth copied
+    // in below changes nothing that is not known.)
+    if (is_closed(file.relative) || (known != known_.end() && changed_since_known(file.relative)) ||
         (known == known_.end() && regular_file(options_.local / file.relative))) {
       continue;
     }
