@@ -70,17 +70,17 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/src/compare/compareview.cpp" line="+44"/>
+        <location filename="../app/src/compare/compareview.cpp" line="+87"/>
         <source>not in the job history</source>
         <translation>nicht im Job-Verlauf</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-50"/>
         <source>its spec could not be read back</source>
         <translation>seine Spezifikation ließ sich nicht zurücklesen</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+57"/>
         <source>its spec names no output directory, so it has no event files</source>
         <translation>seine Spezifikation nennt kein Ausgabeverzeichnis, also hat er keine Event-Dateien</translation>
     </message>
@@ -220,13 +220,29 @@
     </message>
     <message>
         <location line="+2"/>
+        <location line="+4"/>
         <source>10m (default); 0 waits as long as it takes</source>
         <translation>10m (Vorgabe); 0 wartet so lange wie nötig</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
         <source>How long a task whose node was lost waits for a container on another node before the job fails</source>
         <translation>Wie lange ein Task, dessen Knoten verloren ging, auf einen Container auf einem anderen Knoten wartet, bevor der Job fehlschlägt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How long the tasks may take to get all their containers before the job gives back every one it holds</source>
+        <translation>Wie lange die Tasks brauchen dürfen, bis sie alle ihre Container haben, bevor der Job jeden zurückgibt, den er hält</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fail the job</source>
+        <translation>Job scheitern lassen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wait holding nothing, then try again</source>
+        <translation>Ohne Container warten, dann erneut versuchen</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -345,6 +361,16 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Allocation timeout:</source>
+        <translation>Zeitlimit der Zu&amp;weisung:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>When not all &amp;granted:</source>
+        <translation>Nicht alle zugewiesen, &amp;dann:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Docker image:</source>
         <translation>Docker-&amp;Image:</translation>
     </message>
@@ -379,7 +405,7 @@
         <translation>Python-Umgebung</translation>
     </message>
     <message numerus="yes">
-        <location line="+130"/>
+        <location line="+142"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n Warteschlange auf diesem Cluster</numerusform>
@@ -544,7 +570,7 @@
 <context>
     <name>spindle::gui::CompareView</name>
     <message numerus="yes">
-        <location filename="../app/src/compare/compareview.cpp" line="+24"/>
+        <location filename="../app/src/compare/compareview.cpp" line="+44"/>
         <source>Reading the event files of %n job(s)…</source>
         <translation>
             <numerusform>Lese die Event-Dateien von %n Job…</numerusform>
@@ -1430,7 +1456,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::JobsWidget</name>
     <message>
-        <location filename="../app/src/jobs/jobswidget.cpp" line="+26"/>
+        <location filename="../app/src/jobs/jobswidget.cpp" line="+28"/>
         <source>Search id, name, user or queue (Ctrl+F)</source>
         <translation>ID, Name, Benutzer oder Warteschlange suchen (Strg+F)</translation>
     </message>
@@ -1490,7 +1516,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Noch keine Jobs. Entwerfen Sie einen und reichen Sie ihn ein, oder reichen Sie einen mit spindle submit ein: er erscheint hier.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+59"/>
         <source>The history cannot be read: %1</source>
         <translation>Der Verlauf kann nicht gelesen werden: %1</translation>
     </message>
@@ -1516,12 +1542,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Verlauf: %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Not brought up to date: %1</source>
         <translation>Nicht auf dem neuesten Stand: %1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+39"/>
         <source>Copied %1</source>
         <translation>%1 kopiert</translation>
     </message>

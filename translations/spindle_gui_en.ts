@@ -70,17 +70,17 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/src/compare/compareview.cpp" line="+44"/>
+        <location filename="../app/src/compare/compareview.cpp" line="+87"/>
         <source>not in the job history</source>
         <translation>not in the job history</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-50"/>
         <source>its spec could not be read back</source>
         <translation>its spec could not be read back</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+57"/>
         <source>its spec names no output directory, so it has no event files</source>
         <translation>its spec names no output directory, so it has no event files</translation>
     </message>
@@ -220,13 +220,29 @@
     </message>
     <message>
         <location line="+2"/>
+        <location line="+4"/>
         <source>10m (default); 0 waits as long as it takes</source>
         <translation>10m (default); 0 waits as long as it takes</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
         <source>How long a task whose node was lost waits for a container on another node before the job fails</source>
         <translation>How long a task whose node was lost waits for a container on another node before the job fails</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How long the tasks may take to get all their containers before the job gives back every one it holds</source>
+        <translation>How long the tasks may take to get all their containers before the job gives back every one it holds</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fail the job</source>
+        <translation>Fail the job</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wait holding nothing, then try again</source>
+        <translation>Wait holding nothing, then try again</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -345,6 +361,16 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Allocation timeout:</source>
+        <translation>&amp;Allocation timeout:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>When not all &amp;granted:</source>
+        <translation>When not all &amp;granted:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Docker image:</source>
         <translation>&amp;Docker image:</translation>
     </message>
@@ -379,7 +405,7 @@
         <translation>Python environment</translation>
     </message>
     <message numerus="yes">
-        <location line="+130"/>
+        <location line="+142"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n queue on this cluster</numerusform>
@@ -544,7 +570,7 @@
 <context>
     <name>spindle::gui::CompareView</name>
     <message numerus="yes">
-        <location filename="../app/src/compare/compareview.cpp" line="+24"/>
+        <location filename="../app/src/compare/compareview.cpp" line="+44"/>
         <source>Reading the event files of %n job(s)…</source>
         <translation>
             <numerusform>Reading the event files of %n job…</numerusform>
@@ -1430,7 +1456,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobsWidget</name>
     <message>
-        <location filename="../app/src/jobs/jobswidget.cpp" line="+26"/>
+        <location filename="../app/src/jobs/jobswidget.cpp" line="+28"/>
         <source>Search id, name, user or queue (Ctrl+F)</source>
         <translation>Search id, name, user or queue (Ctrl+F)</translation>
     </message>
@@ -1490,7 +1516,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>No jobs yet. Design one and submit it, or submit one with spindle submit: it shows up here.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+59"/>
         <source>The history cannot be read: %1</source>
         <translation>The history cannot be read: %1</translation>
     </message>
@@ -1516,12 +1542,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>history: %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Not brought up to date: %1</source>
         <translation>Not brought up to date: %1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+39"/>
         <source>Copied %1</source>
         <translation>Copied %1</translation>
     </message>

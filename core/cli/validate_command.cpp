@@ -11,6 +11,7 @@
 #include "spindle/core/location_warnings.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/yarn/application_client.h"
+#include "spindle/yarn/resource_manager_rest.h"
 
 namespace spindle::cli {
 namespace {
@@ -29,8 +30,10 @@ int check_fit(const JobSpec& spec, bool json, nlohmann::ordered_json& out) {
     std::cerr << configuration.error().message << '\n';
     return exit_bad_input;
   }
-  yarn::ApplicationClient client(yarn::ApplicationClient::options_for(client::with_login(*configuration, spec)));
-  auto state = client::read_cluster_state(client);
+  const auto logged_in = client::with_login(*configuration, spec);
+  yarn::ApplicationClient client(yarn::ApplicationClient::options_for(logged_in));
+  auto rest = yarn::ResourceManagerRest::from_configuration(logged_in);
+  auto state = client::read_cluster_state(client, &rest);
   if (!state) {
     std::cerr << "spindle validate: the spec is valid, but the cluster could not be asked whether it fits: "
               << state.error().message << '\n';
@@ -54,6 +57,10 @@ int check_fit(const JobSpec& spec, bool json, nlohmann::ordered_json& out) {
                                        : "never fits as it stands")
               << '\n';
     for (const auto& warning : fit.warnings) std::cout << "# warning: " << warning << '\n';
+    if (!state->limits_unknown.empty()) {
+      std::cout << "# warning: the queue's limits were not read (" << state->limits_unknown
+                << "); the whole job is checked against the queue's maximum capacity only\n";
+    }
     for (const auto& type : fit.types) std::cout << "# " << type.sentence << '\n';
   }
   return fit.can_ever_fit() ? exit_done : exit_bad_input;

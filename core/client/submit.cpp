@@ -1,4 +1,5 @@
 #include "spindle/client/submit.h"
+
 #include "spindle/core/text_encodings.h"
 
 #include "spindle/client/job_api_transport.h"
@@ -22,12 +23,14 @@
 #include "spindle/client/mlflow_tracking.h"
 #include "spindle/client/python_env.h"
 #include "spindle/client/security_tokens.h"
+#include "spindle/client/will_it_fit.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/python_env_path.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
 #include "spindle/yarn/credentials.h"
+#include "spindle/yarn/resource_manager_rest.h"
 #include "spindle/yarn/web_tls.h"
 
 namespace spindle::client {
@@ -66,7 +69,9 @@ std::filesystem::path container_binary(const SubmitOptions& options) {
 // What the cluster can refuse only after the job started (a label no node
 // has, a container larger than any node) is checked before anything is made.
 Result<void, SubmitError> check_against_cluster(const JobSpec& spec, yarn::ApplicationClient& client,
-                                                const yarn::Resources& maximum) {
+                                                const yarn::HadoopConfiguration& configuration,
+                                                const yarn::Resources& maximum,
+                                                const std::function<void(const std::string&)>& progress) {
   auto too_large = [&](const std::string& field, std::uint64_t memory, int vcores) -> std::optional<SubmitError> {
     if (static_cast<std::int64_t>(memory) > maximum.memory_mib) {
       return bad_input(field + ".memory is " + std::to_string(memory) +
@@ -95,19 +100,36 @@ Result<void, SubmitError> check_against_cluster(const JobSpec& spec, yarn::Appli
     if (queue.error().kind == Error::Kind::authentication) return cluster_error(queue.error().message);
     return bad_input(queue.error().message);
   }
-  if (wanted_labels.empty()) return {};
-  auto nodes = client.nodes();
-  if (!nodes) return cluster_error(nodes.error().message);
-  std::set<std::string> labels_on_nodes;
-  for (const auto& node : *nodes) labels_on_nodes.insert(node.labels.begin(), node.labels.end());
-  for (const auto& task : spec.tasks) {
-    if (task.node_label.empty() || labels_on_nodes.count(task.node_label)) continue;
-    std::string known;
-    for (const auto& label : labels_on_nodes) known += (known.empty() ? "" : ", ") + label;
-    return bad_input("tasks." + task.type + ".node_label is \"" + task.node_label +
-                     "\", a label no node of this cluster has (" +
-                     (known.empty() ? std::string("it has no labelled nodes") : "labels in use: " + known) +
-                     "); fix the label or leave it out");
+  auto rest = yarn::ResourceManagerRest::from_configuration(configuration);
+  auto state = read_cluster_state(client, &rest);
+  if (!state) {
+    // Not knowing where the job would go is no reason to refuse it: the scheduler decides.
+    progress("warning: whether the job could ever be placed was not checked: " + state.error().message);
+    return {};
+  }
+  if (!wanted_labels.empty()) {
+    std::set<std::string> labels_on_nodes;
+    for (const auto& node : state->nodes) labels_on_nodes.insert(node.labels.begin(), node.labels.end());
+    for (const auto& task : spec.tasks) {
+      if (task.node_label.empty() || labels_on_nodes.count(task.node_label)) continue;
+      std::string known;
+      for (const auto& label : labels_on_nodes) known += (known.empty() ? "" : ", ") + label;
+      return bad_input("tasks." + task.type + ".node_label is \"" + task.node_label +
+                       "\", a label no node of this cluster has (" +
+                       (known.empty() ? std::string("it has no labelled nodes") : "labels in use: " + known) +
+                       "); fix the label or leave it out");
+    }
+  }
+  // The same verdict as `spindle validate --cluster`: what can never be placed is refused
+  // before anything is staged, rather than waiting in the queue for ever.
+  if (!state->limits_unknown.empty()) {
+    progress("warning: the queue's limits were not read (" + state->limits_unknown +
+             "), so the whole job was checked against the queue's maximum capacity only");
+  }
+  const auto fit = will_it_fit(spec, *state);
+  if (const auto never = first_never_sentence(fit); !never.empty()) {
+    return bad_input("the job can never run on this cluster as it stands: " + never +
+                     " (spindle validate --cluster shows where each task would go)");
   }
   return {};
 }
@@ -211,7 +233,9 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
   auto created = client.new_application();
   if (!created) return cluster_error(created.error().message);
-  if (auto checked = check_against_cluster(spec, client, created->maximum); !checked) return checked.error();
+  if (auto checked = check_against_cluster(spec, client, configuration, created->maximum, progress); !checked) {
+    return checked.error();
+  }
   const auto application_id = created->id.to_string();
 
   auto secret = fresh_secret();

@@ -167,6 +167,16 @@ class ApplicationMaster {
           unreachable_since_.reset();
           continue;
         }
+        if (allocation.error().kind == Error::Kind::refused) {
+          // Asking again would be refused again: the job can never run as it stands.
+          std::lock_guard lock(backend_.mutex());
+          lifecycle_.fail(
+              "the ResourceManager refused the containers this job asks for, so it can never run as "
+              "it stands: " +
+              allocation.error().message + "; ask for what the cluster grants");
+          sent_.clear();
+          continue;
+        }
         if (!unreachable_since_) unreachable_since_ = Clock::now();
         if (Clock::now() - *unreachable_since_ > resource_manager_patience) return allocation.error();
         sent_.clear();
@@ -184,6 +194,12 @@ class ApplicationMaster {
       for (const auto& container : allocation->allocated) launch(container);
       {
         std::lock_guard lock(backend_.mutex());
+        if (allocation->headroom) {
+          const auto& room = *allocation->headroom;
+          const auto gpus = room.others.find("yarn.io/gpu");
+          lifecycle_.headroom(
+              Room{room.memory_mib, room.vcores, gpus == room.others.end() ? std::int64_t{0} : gpus->second});
+        }
         for (const auto& completed : allocation->completed) {
           lifecycle_.container_completed(completed.id, completed.exit_status, completed.diagnostics);
           stopping_.erase(completed.id);
@@ -250,9 +266,7 @@ class ApplicationMaster {
   // Asks whose count changed since they were last sent: the ResourceManager
   // takes each as the new total, so repeating an unchanged one would re-ask
   // for containers already granted but not yet received.
-  static bool is_not_registered(const Error& error) {
-    return error.message.find("ApplicationMasterNotRegisteredException") != std::string::npos;
-  }
+  static bool is_not_registered(const Error& error) { return error.kind == Error::Kind::not_registered; }
 
   // Sequence numbers of attempt N's events start above a million per
   // earlier attempt, past anything one attempt numbers.

@@ -13,6 +13,10 @@ std::string_view to_string(Framework framework) {
   return "tensorflow";
 }
 
+std::string_view to_string(JobSpec::OnAllocationTimeout action) {
+  return action == JobSpec::OnAllocationTimeout::retry ? "retry" : "fail";
+}
+
 std::string_view to_string(TaskRole role) {
   return role == TaskRole::service ? "service" : "tracked";
 }

@@ -5,8 +5,11 @@
 
 TIMELINE holds ctest's console output, each line prefixed with the seconds since the epoch at
 which it was printed, and lines `#cpu START|END <fields of /proc/stat's cpu line>` written before
-and after ctest. The report gives the wall time of ctest, the CPU left idle, how many tests ran at
-once on average, the time spent starting and stopping test beds, and the longest tests.
+and after ctest, with `#cpu AT <seconds since the epoch> <fields>` every few seconds between. The
+report gives the wall time of ctest, the CPU left idle, how many tests ran at once on average, the
+time spent starting and stopping test beds, the time of the tests that hold the cluster lock one
+after another, and the longest tests with the share of the machine's CPU that was busy while each
+ran (a long test on a mostly idle machine waits on wall-clock time or on YARN, not on the CPU).
 """
 
 import argparse
@@ -19,13 +22,16 @@ END = re.compile(r"^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*\s*(Passed|\*\*\*.+?|Not 
 
 
 def read(path):
-    starts, ends, cpu = {}, {}, {}
+    starts, ends, cpu, samples = {}, {}, {}, []
     with open(path, encoding="utf-8", errors="replace") as timeline:
         for number, line in enumerate(timeline, 1):
             stamp, _, text = line.rstrip("\n").partition(" ")
             if stamp == "#cpu":
                 which, *fields = text.split()
-                cpu[which] = [int(f) for f in fields]
+                if which == "AT":
+                    samples.append((float(fields[0]), [int(f) for f in fields[1:]]))
+                else:
+                    cpu[which] = [int(f) for f in fields]
                 continue
             try:
                 when = float(stamp)
@@ -35,15 +41,28 @@ def read(path):
                 starts[match.group(1)] = when
             elif match := END.match(text):
                 ends[match.group(1)] = (match.group(2), when, float(match.group(4)), match.group(3).strip())
-    return starts, ends, cpu
+    return starts, ends, cpu, samples
+
+
+def idle_between(before, after):
+    delta = [b - a for a, b in zip(before, after)]
+    total = sum(delta[:8])  # user nice system idle iowait irq softirq steal
+    return (delta[3] + delta[4]) / total if total else None
 
 
 def idle_share(cpu):
     if "START" not in cpu or "END" not in cpu:
         return None
-    delta = [b - a for a, b in zip(cpu["START"], cpu["END"])]
-    total = sum(delta[:8])  # user nice system idle iowait irq softirq steal
-    return (delta[3] + delta[4]) / total if total else None
+    return idle_between(cpu["START"], cpu["END"])
+
+
+def busy_while(samples, begin, end):
+    """The share of the CPU busy between two times, from the samples nearest inside them."""
+    inside = [fields for when, fields in samples if begin <= when <= end]
+    if len(inside) < 2:
+        return None
+    idle = idle_between(inside[0], inside[-1])
+    return None if idle is None else 1 - idle
 
 
 def main():
@@ -51,7 +70,7 @@ def main():
     parser.add_argument("timeline")
     parser.add_argument("--longest", type=int, default=30)
     args = parser.parse_args()
-    starts, ends, cpu = read(args.timeline)
+    starts, ends, cpu, samples = read(args.timeline)
     if not ends:
         sys.exit(f"{args.timeline}: no finished test in it; nothing to report")
     first = min(starts.values(), default=min(e[1] - e[2] for e in ends.values()))
@@ -71,10 +90,12 @@ def main():
     failed = sorted(e[0] for e in ends.values() if e[3] != "Passed")
     if failed:
         print(f"not passed: {', '.join(failed)}")
-    print(f"the {args.longest} longest tests (seconds into ctest when each started):")
+    print(f"the {args.longest} longest tests (seconds into ctest when each started; CPU busy while it ran):")
     for number, (name, end, seconds, _) in sorted(ends.items(), key=lambda kv: -kv[1][2])[: args.longest]:
-        began = starts.get(number, end - seconds) - first
-        print(f"  {seconds:7.1f} s  at {began:6.0f}  {name}")
+        began = starts.get(number, end - seconds)
+        busy_share = busy_while(samples, began, end)
+        busy_text = "    " if busy_share is None else f"{busy_share * 100:3.0f}%"
+        print(f"  {seconds:7.1f} s  at {began - first:6.0f}  {busy_text}  {name}")
 
 
 if __name__ == "__main__":

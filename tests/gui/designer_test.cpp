@@ -403,6 +403,8 @@ class DesignerTest : public QObject {
     const QStringList keys = {QStringLiteral("timeout"),
                               QStringLiteral("heartbeat_timeout"),
                               QStringLiteral("replacement_timeout"),
+                              QStringLiteral("allocation_timeout"),
+                              QStringLiteral("on_allocation_timeout"),
                               QStringLiteral("docker_image"),
                               QStringLiteral("file_systems"),
                               QStringLiteral("application_master.memory")};

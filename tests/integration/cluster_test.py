@@ -30,6 +30,7 @@ import hdfs_outputs
 from ha_test import status_of, submit, tasks_running
 from jobs_on_yarn_test import SOURCE, configuration, example_spec, spindle
 from serve_dashboard_test import Browser, wait_for
+from free_ports import free_port
 
 LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -658,9 +659,7 @@ class TensorBoardAcrossHosts(ClusterTest):
         application_id = submit(spec)["application_id"]
         proxy = None
         try:
-            with socket.socket() as probe:
-                probe.bind(("127.0.0.1", 0))
-                port = probe.getsockname()[1]
+            port = free_port()
             proxy = subprocess.Popen([os.environ["SPINDLE_CLI"], "tensorboard", application_id, "--port", str(port)],
                                      stdout=subprocess.PIPE, text=True)
             url = proxy.stdout.readline().strip()

@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ import urllib.request
 
 import hdfs_outputs
 from jobs_on_yarn_test import SOURCE, assert_saved_model_serves, example_spec, spindle
+from free_ports import free_port
 
 README = os.path.join(SOURCE, "README.md")
 FIRST_JOB = os.path.join(SOURCE, "resources/examples/first-job")
@@ -119,9 +119,7 @@ class FirstJobFromTheReadme(HostsTest):
             self.assertTrue(application, "submit never named the application: " + "".join(said)[-3000:])
             application_id = application[0]
             # Meanwhile, in another terminal: its TensorBoard, while the job runs.
-            with socket.socket() as probe:
-                probe.bind(("127.0.0.1", 0))
-                port = probe.getsockname()[1]
+            port = free_port()
             board = subprocess.Popen([os.environ["SPINDLE_CLI"], "tensorboard", application_id, "--port", str(port)],
                                      cwd=self.directory, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)

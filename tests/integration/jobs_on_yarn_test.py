@@ -473,6 +473,31 @@ class BadInput(JobTest):
         self.assert_refused(spindle("submit", self.spec_with(memory="64 GiB")), 2, ["65536 MiB", "8192 MiB"])
         self.assertEqual(applications().keys(), before.keys())
 
+    def assert_never_fits(self, spec, sentence):
+        """Refused at submit with the sentence, exit 2, nothing staged; `validate --cluster` says the same."""
+        before = applications()
+        path = self.write_spec(spec)
+        self.assert_refused(spindle("submit", path), 2, [sentence])
+        self.assertEqual(applications().keys(), before.keys())
+        validated = spindle("validate", "--cluster", path)
+        self.assertEqual(validated.returncode, 2, validated.stdout + validated.stderr)
+        self.assertIn("# never fits as it stands", validated.stdout)
+        self.assertIn(sentence, validated.stdout)
+
+    def test_more_gpus_than_any_node_has(self):
+        self.assert_never_fits(
+            {"name": "three-gpus", "queue": "ml-gpu",
+             "tasks": {"worker": {"memory": "1 GiB", "gpus": 3, "node_label": "gpu", "command": "true"}}},
+            "worker: no node with label gpu has room for one container of 1 GiB, 1 vcore, 3 GPUs; the largest offer "
+            "12 GiB, 32 vcores, 2 GPUs")
+
+    def test_a_gang_larger_than_the_queue_could_ever_hold(self):
+        self.assert_never_fits(
+            {"name": "forty-workers", "application_master": {"memory": "512 MiB"},
+             "tasks": {"worker": {"instances": 40, "memory": "2 GiB", "command": "true"}}},
+            "the whole job: its 41 containers on the nodes without a label need 82432 MiB, 41 vcores at once, but one "
+            "user of queue default may never hold more than 12 GiB, 32 vcores there (100% of what those nodes have)")
+
     def test_resource_manager_down(self):
         dead_conf = os.path.join(self.directory, "conf")
         shutil.copytree(CONF, dead_conf)

@@ -12,7 +12,6 @@ import json
 import math
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -25,15 +24,10 @@ from tensorboard.backend.event_processing import event_accumulator
 from tensorboard.util import tensor_util
 
 from jobs_on_yarn_test import JobTest, applications, cluster_user, example_spec, spindle, staged_jobs
+from free_ports import free_port
 
 MLFLOW_PYTHON = os.environ["SPINDLE_MLFLOW_PYTHON"]
 SECRET_WORDS = ("SECRET", "PASSWORD", "PASSWD", "TOKEN", "CREDENTIAL", "KEY")
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def flattened(value, key=""):

@@ -29,6 +29,7 @@ import urllib.request
 
 from faults_test import master_of
 from jobs_on_yarn_test import assert_saved_model_serves, example_spec
+from free_ports import free_port
 
 SPINDLE = os.environ["SPINDLE_CLI"]
 CLUSTER = os.environ["SPINDLE_LOCAL_YARN_DIR"]
@@ -550,12 +551,6 @@ class SecureJobs(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Certificates(unittest.TestCase):

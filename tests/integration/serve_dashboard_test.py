@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -23,6 +22,7 @@ import unittest
 import urllib.error
 import urllib.parse
 import urllib.request
+from free_ports import free_port
 
 SPINDLE = os.environ["SPINDLE_CLI"]
 SOURCE = os.environ["SPINDLE_SOURCE_DIR"]
@@ -43,12 +43,6 @@ tasks:
   tensorboard:
     memory: 1 GiB
 """
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def request(url, data=None, headers=None, method=None):

@@ -10,13 +10,13 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 import unittest
 import urllib.error
 import urllib.request
+from free_ports import free_port
 
 SPINDLE = os.environ["SPINDLE_CLI"]
 SOURCE = os.environ["SPINDLE_SOURCE_DIR"]
@@ -37,12 +37,6 @@ tasks:
   tensorboard:
     memory: 1 GiB
 """
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def fetch(url, data=None):

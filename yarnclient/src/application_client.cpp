@@ -18,6 +18,7 @@
 #include "spindle/core/host_names.h"
 #include "yarn/conversions.h"
 #include "yarn/ids.h"
+#include "yarn/scheduler_refusals.h"
 #include "yarn_service.pb.h"
 
 namespace spindle::yarn {
@@ -181,38 +182,6 @@ Result<NewApplication> ApplicationClient::new_application() {
   return NewApplication{from_proto(response->application_id()), from_proto(response->maximum_capability())};
 }
 
-namespace {
-
-// Pulls "key=value" out of the ResourceManager's long refusals.
-std::string field_after(const std::string& text, const std::string& key, const std::string& stop) {
-  const auto start = text.find(key);
-  if (start == std::string::npos) return {};
-  const auto begin = start + key.size();
-  return text.substr(begin, text.find(stop, begin) - begin);
-}
-
-// The ResourceManager's refusals of a submission, as sentences a user can act on.
-Error explain_refusal(const Error& error, const SubmissionRequest& request) {
-  const std::string& text = error.message;
-  if (text.find("InvalidLabelResourceRequestException") != std::string::npos) {
-    std::string labels = field_after(text, "Queue labels=", "\n");
-    while (!labels.empty() && (labels.back() == ' ' || labels.back() == '.')) labels.pop_back();
-    return make_error("queue " + request.queue + " cannot place containers on node label \"" +
-                      field_after(text, "labelExpression of resource request=", ".") + "\" (it may use " +
-                      (labels.empty() ? std::string("no labels") : "only " + labels) +
-                      "); submit to a queue that can, or drop the label");
-  }
-  if (text.find("InvalidResourceRequestException") != std::string::npos &&
-      text.find("maximum allowed allocation") != std::string::npos) {
-    return make_error("the request " + field_after(text, "Requested resource=", ", maximum") +
-                      " is larger than the largest container the cluster grants (" +
-                      field_after(text, "maximum allowed allocation=", ", please") + "); ask for less");
-  }
-  return error;
-}
-
-}  // namespace
-
 Result<void> ApplicationClient::submit(const SubmissionRequest& request) {
   // An unknown queue is only found out after the submission; ask first.
   if (auto queue_info = queue(request.queue, false); !queue_info) return queue_info.error();
@@ -230,7 +199,11 @@ Result<void> ApplicationClient::submit(const SubmissionRequest& request) {
   for (const auto& tag : request.tags) context->add_application_tags(tag);
   if (!request.am_node_label.empty()) context->set_node_label_expression(request.am_node_label);
   auto response = ask<wire::yarn::SubmitApplicationResponse>("submitApplication", message);
-  if (!response) return explain_refusal(response.error(), request);
+  if (!response) {
+    Error refusal = response.error();
+    refusal.message = explain_refusal(refusal.message, request.queue);
+    return refusal;
+  }
   // Some refusals come after the answer: wait until the scheduler decides.
   for (int round = 0; round < 100; ++round) {
     auto current = report(request.id);

@@ -8,6 +8,7 @@
 #include "spindle/yarn/credentials.h"
 #include "yarn/conversions.h"
 #include "yarn/ids.h"
+#include "yarn/scheduler_refusals.h"
 
 namespace spindle::yarn {
 namespace {
@@ -21,6 +22,13 @@ wire::yarn::FinalApplicationStatus to_proto(FinalStatus status) {
     case FinalStatus::killed: return wire::yarn::APP_KILLED;
   }
   return wire::yarn::APP_UNDEFINED;
+}
+
+// The scheduler's exceptions a master acts on, by their class, never by their text.
+Error::Kind kind_of_refusal(std::string_view exception_class, const std::string& text) {
+  if (is_permanent_refusal(exception_class, text)) return Error::Kind::refused;
+  if (exception_class.ends_with("ApplicationMasterNotRegisteredException")) return Error::Kind::not_registered;
+  return Error::Kind::other;
 }
 
 }  // namespace
@@ -71,8 +79,12 @@ Result<Response> ApplicationMasterClient::ask(std::string_view method, const Req
   if (answer) return std::move(*answer);
   std::string where;
   for (const auto& address : rpc_->options().addresses) where += (where.empty() ? "" : ", ") + address;
-  return make_error("the ResourceManager's scheduler at " + where + " did not take " + std::string(method) + ": " +
-                    answer.error().message);
+  const auto& error = answer.error();
+  Error result = make_error("the ResourceManager's scheduler at " + where + " did not take " + std::string(method) +
+                            ": " + error.message);
+  if (error.kind == ipc::RpcError::Kind::remote) result.kind = kind_of_refusal(error.exception_class, error.message);
+  if (result.kind == Error::Kind::refused) result.message = explain_refusal(error.message, "");
+  return result;
 }
 
 Result<Registration> ApplicationMasterClient::register_master(const std::string& host, int rpc_port,
@@ -128,6 +140,7 @@ Result<Allocation> ApplicationMasterClient::allocate(const std::vector<Container
 
   Allocation allocation;
   for (const auto& container : response->allocated_containers()) allocation.allocated.push_back(from_proto(container));
+  if (response->has_limit()) allocation.headroom = from_proto(response->limit());
   for (const auto& status : response->completed_container_statuses())
     allocation.completed.push_back(from_proto(status));
   for (const auto& container : response->preempt().strict_contract().container()) {

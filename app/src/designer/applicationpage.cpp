@@ -112,6 +112,13 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
   replacementTimeout_->setPlaceholderText(tr("10m (default); 0 waits as long as it takes"));
   replacementTimeout_->setToolTip(
       tr("How long a task whose node was lost waits for a container on another node before the job fails"));
+  allocationTimeout_ = new QLineEdit;
+  allocationTimeout_->setPlaceholderText(tr("10m (default); 0 waits as long as it takes"));
+  allocationTimeout_->setToolTip(
+      tr("How long the tasks may take to get all their containers before the job gives back every one it holds"));
+  onAllocationTimeout_ = new QComboBox;
+  onAllocationTimeout_->addItem(tr("Fail the job"), QStringLiteral("fail"));
+  onAllocationTimeout_->addItem(tr("Wait holding nothing, then try again"), QStringLiteral("retry"));
   dockerImage_ = new QLineEdit;
   dockerImage_->setPlaceholderText(tr("optional; passed on as DTF_DOCKER_IMAGE"));
   fileSystems_ = new QLineEdit;
@@ -156,6 +163,10 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
                        fieldWithMessage(messages, QStringLiteral("heartbeat_timeout"), heartbeatTimeout_));
   advancedForm->addRow(tr("&Replacement timeout:"),
                        fieldWithMessage(messages, QStringLiteral("replacement_timeout"), replacementTimeout_));
+  advancedForm->addRow(tr("&Allocation timeout:"),
+                       fieldWithMessage(messages, QStringLiteral("allocation_timeout"), allocationTimeout_));
+  advancedForm->addRow(tr("When not all &granted:"),
+                       fieldWithMessage(messages, QStringLiteral("on_allocation_timeout"), onAllocationTimeout_));
   advancedForm->addRow(tr("&Docker image:"), fieldWithMessage(messages, QStringLiteral("docker_image"), dockerImage_));
   advancedForm->addRow(tr("Fi&le systems:"), fieldWithMessage(messages, QStringLiteral("file_systems"), fileSystems_));
   advancedForm->addRow(tr("Application master &memory:"),
@@ -188,9 +199,10 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
     pythonEnvHint_->setProperty("problem", found.problem);
   });
   for (auto* edit : {name_, output_, input_, script_, tags_, timeout_, heartbeatTimeout_, replacementTimeout_,
-                     dockerImage_, fileSystems_, amMemory_, pythonEnv_}) {
+                     allocationTimeout_, dockerImage_, fileSystems_, amMemory_, pythonEnv_}) {
     connect(edit, &QLineEdit::textChanged, this, &ApplicationPage::changed);
   }
+  connect(onAllocationTimeout_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ApplicationPage::changed);
   connect(queue_, &QComboBox::currentTextChanged, this, &ApplicationPage::changed);
   connect(framework_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ApplicationPage::changed);
   for (auto* spin : {priority_, maxAttempts_, static_cast<QSpinBox*>(amVcores_)}) {
@@ -217,6 +229,8 @@ void ApplicationPage::load(const JobSpec& spec) {
                                QSignalBlocker(timeout_),
                                QSignalBlocker(heartbeatTimeout_),
                                QSignalBlocker(replacementTimeout_),
+                               QSignalBlocker(allocationTimeout_),
+                               QSignalBlocker(onAllocationTimeout_),
                                QSignalBlocker(dockerImage_),
                                QSignalBlocker(fileSystems_),
                                QSignalBlocker(amMemory_),
@@ -253,6 +267,11 @@ void ApplicationPage::load(const JobSpec& spec) {
   replacementTimeout_->setText(spec.replacement_timeout != defaults.replacement_timeout
                                    ? qs(format_duration(spec.replacement_timeout))
                                    : QString());
+  allocationTimeout_->setText(spec.allocation_timeout != defaults.allocation_timeout
+                                  ? qs(format_duration(spec.allocation_timeout))
+                                  : QString());
+  onAllocationTimeout_->setCurrentIndex(
+      onAllocationTimeout_->findData(qs(std::string(to_string(spec.on_allocation_timeout)))));
   dockerImage_->setText(qs(spec.docker_image));
   pythonEnv_->setText(qs(spec.python_env));
   pythonEnvInspector_->inspect(pythonEnv_->text());
@@ -276,6 +295,10 @@ void ApplicationPage::write(nlohmann::ordered_json& document) const {
   if (!text(timeout_).isEmpty()) document["timeout"] = ss(text(timeout_));
   if (!text(heartbeatTimeout_).isEmpty()) document["heartbeat_timeout"] = ss(text(heartbeatTimeout_));
   if (!text(replacementTimeout_).isEmpty()) document["replacement_timeout"] = ss(text(replacementTimeout_));
+  if (!text(allocationTimeout_).isEmpty()) document["allocation_timeout"] = ss(text(allocationTimeout_));
+  if (const QString action = onAllocationTimeout_->currentData().toString(); action != QLatin1String("fail")) {
+    document["on_allocation_timeout"] = ss(action);
+  }
   document["framework"] = ss(framework_->currentData().toString());
   if (const auto files = files_->pairs(); !files.isEmpty()) document["files"] = toObject(files);
   if (const auto archives = archives_->pairs(); !archives.isEmpty()) document["archives"] = toObject(archives);

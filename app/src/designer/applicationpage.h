@@ -57,6 +57,8 @@ class ApplicationPage : public QWidget {
   QLineEdit* timeout_;
   QLineEdit* heartbeatTimeout_;
   QLineEdit* replacementTimeout_;
+  QLineEdit* allocationTimeout_;
+  QComboBox* onAllocationTimeout_;
   QLineEdit* dockerImage_;
   QLineEdit* fileSystems_;
   QLineEdit* amMemory_;

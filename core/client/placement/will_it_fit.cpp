@@ -4,6 +4,7 @@
 #include <map>
 
 #include "spindle/core/quantities.h"
+#include "spindle/yarn/resource_manager_rest.h"
 
 namespace spindle::client {
 namespace {
@@ -99,6 +100,40 @@ struct Placement {
   std::string label;
 };
 
+const QueueLimits* limits_of(const ClusterState& cluster, const std::string& queue) {
+  for (const auto& key : {queue, "root." + queue}) {
+    if (auto found = cluster.limits.find(key); found != cluster.limits.end()) return &found->second;
+  }
+  return nullptr;
+}
+
+// The share of the cluster a leaf queue may grow to, from the RPC queue tree
+// (each queue's maximum is a share of its parent's): used when the
+// scheduler's own limits could not be read.
+std::optional<double> maximum_share_in_tree(const yarn::QueueInfo& queue, const std::string& name, double above) {
+  const double share = above * (queue.maximum_capacity > 0 ? std::min(queue.maximum_capacity, 1.0f) : 1.0);
+  if (queue.children.empty()) {
+    if (queue.name == name || queue.path == name || queue.path == "root." + name) return share;
+    return std::nullopt;
+  }
+  for (const auto& child : queue.children) {
+    if (auto found = maximum_share_in_tree(child, name, share)) return found;
+  }
+  return std::nullopt;
+}
+
+Need need_of(const yarn::Resources& resources) {
+  return {resources.memory_mib, resources.vcores, gpus_of(resources)};
+}
+
+// The resource a container asks for past a limit, named, or empty.
+std::string exceeded(const Need& need, const Need& limit) {
+  if (need.memory_mib > limit.memory_mib) return "memory";
+  if (need.vcores > limit.vcores) return "vcores";
+  if (need.gpus > limit.gpus) return "GPUs";
+  return {};
+}
+
 }  // namespace
 
 std::string_view to_string(TaskTypeFit::Verdict verdict) {
@@ -120,13 +155,82 @@ bool JobFit::can_ever_fit() const {
                       [](const TaskTypeFit& fit) { return fit.verdict == TaskTypeFit::Verdict::never; });
 }
 
-Result<ClusterState> read_cluster_state(yarn::ApplicationClient& client) {
+Result<ClusterState> read_cluster_state(yarn::ApplicationClient& client, yarn::ResourceManagerRest* rest) {
   auto nodes = client.nodes();
   if (!nodes) return nodes.error();
   auto root = client.queue("root", true);
   if (!root) return root.error();
-  return ClusterState{std::move(*nodes), std::move(*root)};
+  ClusterState state{std::move(*nodes), std::move(*root), {}, {}};
+  if (!rest) {
+    state.limits_unknown = "the scheduler's limits were not asked for";
+    return state;
+  }
+  auto answer = rest->scheduler();
+  auto limits = answer ? queue_limits_from(*answer) : Result<std::map<std::string, QueueLimits>>(answer.error());
+  if (limits) {
+    state.limits = std::move(*limits);
+  } else {
+    state.limits_unknown = limits.error().message;
+  }
+  return state;
 }
+
+std::string first_never_sentence(const JobFit& fit) {
+  for (const auto& type : fit.types) {
+    if (type.verdict == TaskTypeFit::Verdict::never) return type.sentence;
+  }
+  return {};
+}
+
+namespace {
+
+// Every container of the job at once against what one user of its queue may
+// ever hold of each partition: a gang larger than that waits for ever,
+// holding what it got. Empty when it could fit.
+std::string whole_job_never(const JobSpec& spec, const ClusterState& cluster,
+                            const std::vector<Placement>& placements) {
+  std::map<std::string, Room> asked;  // by partition
+  std::map<std::string, int> containers;
+  for (const auto& placement : placements) {
+    Room& sum = asked[placement.label];
+    sum.memory_mib += placement.need.memory_mib * placement.instances;
+    sum.vcores += placement.need.vcores * placement.instances;
+    sum.gpus += placement.need.gpus * placement.instances;
+    containers[placement.label] += placement.instances;
+  }
+  const QueueLimits* limits = limits_of(cluster, spec.queue);
+  for (const auto& [partition, need] : asked) {
+    Room total;
+    for (const auto& node : cluster.nodes) {
+      const bool in_partition = partition.empty() ? node.labels.empty() : carries(node, partition);
+      if (node.state != "RUNNING" || !in_partition) continue;
+      const Room capability = capability_of(node);
+      total.memory_mib += capability.memory_mib;
+      total.vcores += capability.vcores;
+      total.gpus += capability.gpus;
+    }
+    double share = 1.0;
+    std::string whose = "queue " + spec.queue;
+    if (limits) {
+      share = limits->share_one_user_may_hold(partition);
+      whose = "one user of queue " + spec.queue;
+    } else if (partition.empty()) {
+      share = maximum_share_in_tree(cluster.root, spec.queue, 1.0).value_or(1.0);
+    }
+    const Need bound{static_cast<std::int64_t>(static_cast<double>(total.memory_mib) * share + 0.5),
+                     static_cast<std::int64_t>(static_cast<double>(total.vcores) * share + 0.5),
+                     static_cast<std::int64_t>(static_cast<double>(total.gpus) * share + 0.5)};
+    const Need wanted{need.memory_mib, need.vcores, need.gpus};
+    if (exceeded(wanted, bound).empty()) continue;
+    return "its " + plural(containers[partition], "container", "containers") + " on " + where(partition) + " need " +
+           describe(wanted) + " at once, but " + whose + " may never hold more than " + describe(bound) + " there (" +
+           std::to_string(static_cast<int>(share * 100 + 0.5)) + "% of what those nodes have); ask " +
+           "for fewer or smaller containers, or use a queue that may hold more";
+  }
+  return {};
+}
+
+}  // namespace
 
 JobFit will_it_fit(const JobSpec& spec, const ClusterState& cluster) {
   JobFit fit;
@@ -226,6 +330,27 @@ JobFit will_it_fit(const JobSpec& spec, const ClusterState& cluster) {
       continue;
     }
 
+    if (const QueueLimits* limits = limits_of(cluster, spec.queue)) {
+      if (limits->largest_container) {
+        Need largest = need_of(*limits->largest_container);
+        if (!limits->largest_container->others.count(gpu_resource)) largest.gpus = placement.need.gpus;
+        if (const auto what = exceeded(placement.need, largest); !what.empty()) {
+          never("asks for containers of " + describe(placement.need) + ", more " + what + " than queue " + spec.queue +
+                " grants one container (" + describe(largest) + "); ask for at most that");
+          continue;
+        }
+      }
+      if (placement.type == "application master" && limits->masters_limit) {
+        const Need masters = need_of(*limits->masters_limit);
+        if (placement.need.memory_mib > masters.memory_mib || placement.need.vcores > masters.vcores) {
+          never("needs " + describe(placement.need) + ", more than queue " + spec.queue +
+                " lets application masters hold (" + describe(Need{masters.memory_mib, masters.vcores, 0}) +
+                "); make application_master smaller");
+          continue;
+        }
+      }
+    }
+
     // Each container on the eligible node with the most free memory that holds it.
     for (int instance = 0; instance < placement.instances; ++instance) {
       Room* best = nullptr;
@@ -290,6 +415,15 @@ JobFit will_it_fit(const JobSpec& spec, const ClusterState& cluster) {
           (queue->apps_pending > 0 ? " and has " + std::to_string(queue->apps_pending) + " waiting" : "");
     }
     fit.types.push_back(result);
+  }
+  if (queue_problem.empty() && fit.can_ever_fit()) {
+    if (auto whole = whole_job_never(spec, cluster, placements); !whole.empty()) {
+      TaskTypeFit result;
+      result.type = "the whole job";
+      result.verdict = TaskTypeFit::Verdict::never;
+      result.sentence = "the whole job: " + whole;
+      fit.types.push_back(std::move(result));
+    }
   }
   return fit;
 }

@@ -23,6 +23,7 @@
 #include "spindle/serve/cluster_access.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
+#include "spindle/yarn/resource_manager_rest.h"
 #include "uploaded_files.h"
 
 namespace spindle::serve {
@@ -285,8 +286,10 @@ class YarnClusterAccess final : public ClusterAccess {
       out["fit_problem"] = configuration.error().message;
       return {200, std::move(out)};
     }
-    yarn::ApplicationClient client(yarn::ApplicationClient::options_for(client::with_login(*configuration, *spec)));
-    auto state = client::read_cluster_state(client);
+    const auto logged_in = client::with_login(*configuration, *spec);
+    yarn::ApplicationClient client(yarn::ApplicationClient::options_for(logged_in));
+    auto rest = yarn::ResourceManagerRest::from_configuration(logged_in);
+    auto state = client::read_cluster_state(client, &rest);
     if (!state) {
       out["fit_problem"] = "The cluster could not be asked whether the job fits: " + state.error().message;
       return {200, std::move(out)};

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "spindle/core/quantities.h"
+
 namespace spindle {
 namespace {
 
@@ -102,7 +104,7 @@ TaskRecord* JobLifecycle::by_container(const std::string& container) {
 std::map<std::string, int> JobLifecycle::containers_wanted() const {
   std::map<std::string, int> wanted;
   for (const auto& task : spec_.tasks) wanted[task.type] = 0;
-  if (ending() || grace_ends_) return wanted;
+  if (ending() || grace_ends_ || holding_back_since_) return wanted;
   for (const auto& task : tasks_) {
     if (task.phase == TaskPhase::requested) ++wanted[task.id.type];
   }
@@ -221,6 +223,10 @@ Result<void> JobLifecycle::register_task(const TaskId& task, const HostPort& add
 }
 
 void JobLifecycle::cluster_published(std::uint64_t version) {
+  // A complete cluster: the whole gang was placed.
+  gang_placed_ = true;
+  waiting_since_.reset();
+  waiting_for_.clear();
   bool any = false;
   for (auto& task : tasks_) {
     if (task.phase != TaskPhase::registered) continue;
@@ -264,6 +270,16 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
   auto* task = by_container(container);
   if (!task || is_final(task->phase) || task->container != container) return;
   container_owner_.erase(container);
+  if (task->given_back && !ending()) {
+    task->given_back = false;
+    task->exit_code = exit_status;
+    task->exit_description = describe_yarn_exit(exit_status, diagnostics);
+    task->finished_ms = now_ms();
+    restart(*task, true,
+            "its container was given back, with every other, to be asked for again once the queue has "
+            "room for the whole job");
+    return;
+  }
   if (task->stopped_for_group && !ending()) {
     task->stopped_for_group = false;
     task->exit_code = exit_status;
@@ -455,6 +471,8 @@ void JobLifecycle::tick(Clock::time_point now) {
     end(JobOutcome::succeeded, "the chief succeeded; evaluators still running after their grace period were stopped.");
     return;
   }
+  check_allocation(now);
+  if (ending()) return;
   if (spec_.replacement_timeout.count() > 0) {
     for (auto& task : tasks_) {
       if (task.phase != TaskPhase::requested || !task.replacing_since) continue;
@@ -487,6 +505,115 @@ void JobLifecycle::tick(Clock::time_point now) {
   }
 }
 
+// A gang that cannot be completed must not hold what it got: the containers
+// it holds would block the queue for every other job while it waits for ever
+// (docs/architecture.md, "Never waiting for ever").
+void JobLifecycle::check_allocation(Clock::time_point now) {
+  if (spec_.allocation_timeout.count() == 0 || holding_back_since_ || gang_placed_) return;
+  // Only the gang's first placement is bounded: once all of it ran, a task that waits again (preempted,
+  // or restarted) waits for its queue, and one lost with its node has replacement_timeout.
+  const bool waiting = std::any_of(tasks_.begin(), tasks_.end(),
+                                   [](const TaskRecord& task) { return task.phase == TaskPhase::requested; });
+  if (!waiting && !reattaching()) {
+    gang_placed_ = true;
+    waiting_since_.reset();
+    waiting_for_.clear();
+    return;
+  }
+  // Containers of an earlier attempt are being claimed: no new ones are asked for meanwhile.
+  if (reattaching()) return;
+  if (!waiting_since_) waiting_since_ = now;
+  const auto waited = std::chrono::duration_cast<std::chrono::seconds>(now - *waiting_since_);
+  waiting_for_ = "waits for containers: " + granted_summary() + " granted after " + format_duration(waited) +
+                 "; it gives them all back at " + format_duration(spec_.allocation_timeout) + " (allocation_timeout)";
+  if (waited < spec_.allocation_timeout) return;
+  const std::string why = "only " + granted_summary() + " were granted in " +
+                          format_duration(spec_.allocation_timeout) + " (allocation_timeout)";
+  if (spec_.on_allocation_timeout == JobSpec::OnAllocationTimeout::fail) {
+    waiting_for_.clear();
+    end(JobOutcome::failed, why +
+                                ", so the job gave back every container it held rather than block its queue "
+                                "waiting for the rest. Run it when queue " +
+                                spec_.queue +
+                                " has room for all of it, ask for fewer or smaller containers, or set "
+                                "on_allocation_timeout: retry to have it wait holding nothing.");
+    return;
+  }
+  give_every_container_back(why, now);
+}
+
+void JobLifecycle::give_every_container_back(const std::string& why, Clock::time_point now) {
+  holding_back_since_ = now;
+  waiting_since_.reset();
+  for (auto& task : tasks_) {
+    if (task.phase == TaskPhase::requested || is_final(task.phase) || task.container.empty()) continue;
+    if (task.given_back || task.stopped_for_group) continue;
+    task.given_back = true;
+    rendezvous_.task_restarting(task.id);
+    to_stop_.push_back(task.container);
+  }
+  const Room whole = room_of_unfinished_tasks();
+  waiting_for_ = "holds no container and waits until queue " + spec_.queue + " has room for the whole job (" +
+                 std::to_string(whole.memory_mib) + " MiB, " + std::to_string(whole.vcores) + " vcores" +
+                 (whole.gpus > 0 ? ", " + std::to_string(whole.gpus) + " GPUs" : std::string()) + ")";
+  events_.append("job", "", why + "; every container was given back, and the job " + waiting_for_);
+}
+
+void JobLifecycle::headroom(const Room& room, Clock::time_point now) {
+  if (!holding_back_since_ || ending()) return;
+  // Given-back containers still count against the queue until they are gone.
+  for (const auto& task : tasks_) {
+    if (task.given_back) return;
+  }
+  const Room whole = room_of_unfinished_tasks();
+  const bool room_for_all = room.memory_mib >= whole.memory_mib && room.vcores >= whole.vcores;
+  const bool waited_long = now - *holding_back_since_ >= spec_.allocation_timeout;
+  if (!room_for_all && !waited_long) return;
+  holding_back_since_.reset();
+  waiting_since_ = now;
+  events_.append("job", "",
+                 room_for_all ? "queue " + spec_.queue + " has room for the whole job again (" +
+                                    std::to_string(room.memory_mib) + " MiB, " + std::to_string(room.vcores) +
+                                    " vcores free to it); asking for its containers"
+                              : "asking for the job's containers again after holding none for " +
+                                    format_duration(spec_.allocation_timeout));
+}
+
+std::string JobLifecycle::granted_summary() const {
+  int granted = 0;
+  std::map<std::string, std::pair<int, int>> by_type;  // granted, of
+  for (const auto& task : tasks_) {
+    if (is_final(task.phase)) continue;
+    auto& [has, of] = by_type[task.id.type];
+    ++of;
+    if (task.phase != TaskPhase::requested) {
+      ++has;
+      ++granted;
+    }
+  }
+  std::string text;
+  int total = 0;
+  for (const auto& [type, counts] : by_type) {
+    total += counts.second;
+    if (counts.first == counts.second) continue;
+    text +=
+        (text.empty() ? "" : ", ") + std::to_string(counts.first) + " of " + std::to_string(counts.second) + " " + type;
+  }
+  return std::to_string(granted) + " of the job's " + std::to_string(total) + " containers (" + text + ")";
+}
+
+Room JobLifecycle::room_of_unfinished_tasks() const {
+  Room room;
+  for (const auto& task : tasks_) {
+    if (is_final(task.phase)) continue;
+    const auto& spec = spec_of(task.id);
+    room.memory_mib += static_cast<std::int64_t>(spec.memory_mib);
+    room.vcores += spec.vcores;
+    room.gpus += spec.gpus;
+  }
+  return room;
+}
+
 std::string JobLifecycle::no_replacement_diagnostic(const TaskRecord& task) const {
   const auto& spec = spec_of(task.id);
   std::string needs = std::to_string(spec.memory_mib) + " MiB, " + std::to_string(spec.vcores) + " vcore(s)";
@@ -505,6 +632,10 @@ std::vector<std::string> JobLifecycle::take_containers_to_stop() {
 
 void JobLifecycle::kill(const std::string& why) {
   if (!ending()) end(JobOutcome::killed, why);
+}
+
+void JobLifecycle::fail(const std::string& why) {
+  if (!ending()) end(JobOutcome::failed, why);
 }
 
 void JobLifecycle::end(JobOutcome outcome, std::string diagnostics) {

@@ -60,6 +60,7 @@ JobStatus job_status(const JobLifecycle& lifecycle, const std::string& applicati
   status.name = lifecycle.spec().name;
   status.state = std::string(to_string(lifecycle.outcome()));
   status.diagnostics = lifecycle.diagnostics();
+  status.waiting_for = lifecycle.ending() ? std::string() : lifecycle.waiting_for();
   status.cluster_version = cluster_version;
   status.started_ms = started_ms;
   status.tasks_offset = selection.offset;
@@ -169,6 +170,7 @@ std::string to_json(const JobStatus& status) {
                                        {"name", status.name},
                                        {"state", status.state},
                                        {"diagnostics", status.diagnostics},
+                                       {"waiting_for", status.waiting_for},
                                        {"cluster_version", status.cluster_version},
                                        {"started_ms", status.started_ms},
                                        {"types", std::move(types)},
@@ -189,6 +191,7 @@ Result<JobStatus> parse_job_status(const std::string& text) {
     status.name = json.value("name", std::string());
     status.state = json.value("state", std::string());
     status.diagnostics = json.value("diagnostics", std::string());
+    status.waiting_for = json.value("waiting_for", std::string());
     status.cluster_version = json.value("cluster_version", std::uint64_t{0});
     status.started_ms = json.value("started_ms", std::int64_t{0});
     if (json.contains("types") && json["types"].is_array()) {

@@ -21,7 +21,7 @@ namespace {
 
 using detail::YamlFields;
 
-constexpr std::array<std::string_view, 23> job_keys{"name",
+constexpr std::array<std::string_view, 25> job_keys{"name",
                                                     "queue",
                                                     "priority",
                                                     "tags",
@@ -29,6 +29,8 @@ constexpr std::array<std::string_view, 23> job_keys{"name",
                                                     "timeout",
                                                     "heartbeat_timeout",
                                                     "replacement_timeout",
+                                                    "allocation_timeout",
+                                                    "on_allocation_timeout",
                                                     "framework",
                                                     "files",
                                                     "archives",
@@ -216,6 +218,10 @@ class SpecReader {
       }
     } else if (key == "replacement_timeout") {
       if (auto seconds = fields_.seconds(value, field)) spec_.replacement_timeout = std::chrono::seconds(*seconds);
+    } else if (key == "allocation_timeout") {
+      if (auto seconds = fields_.seconds(value, field)) spec_.allocation_timeout = std::chrono::seconds(*seconds);
+    } else if (key == "on_allocation_timeout") {
+      read_on_allocation_timeout(value, field);
     } else if (key == "framework") {
       read_framework(value, field);
     } else if (key == "files" || key == "archives") {
@@ -410,6 +416,21 @@ class SpecReader {
         continue;
       }
       spec_.tags.push_back(*tag);
+    }
+  }
+
+  void read_on_allocation_timeout(const YAML::Node& value, const std::string& field) {
+    auto name = fields_.string(value, field);
+    if (!name) return;
+    if (*name == "fail") {
+      spec_.on_allocation_timeout = JobSpec::OnAllocationTimeout::fail;
+    } else if (*name == "retry") {
+      spec_.on_allocation_timeout = JobSpec::OnAllocationTimeout::retry;
+    } else {
+      fields_.error(value, field,
+                    "\"" + *name +
+                        "\" is not what to do when the tasks' containers are not all granted in time; use fail (the "
+                        "default) or retry");
     }
   }
 

@@ -104,6 +104,12 @@ std::string to_yaml(const JobSpec& spec) {
   if (spec.replacement_timeout != JobSpec{}.replacement_timeout) {
     out << YAML::Key << "replacement_timeout" << YAML::Value << format_duration(spec.replacement_timeout);
   }
+  if (spec.allocation_timeout != JobSpec{}.allocation_timeout) {
+    out << YAML::Key << "allocation_timeout" << YAML::Value << format_duration(spec.allocation_timeout);
+  }
+  if (spec.on_allocation_timeout != JobSpec{}.on_allocation_timeout) {
+    out << YAML::Key << "on_allocation_timeout" << YAML::Value << std::string(to_string(spec.on_allocation_timeout));
+  }
   out << YAML::Key << "framework" << YAML::Value << std::string(to_string(spec.framework));
   if (const auto files = files_without_script(spec); !files.empty()) {
     out << YAML::Key << "files" << YAML::Value;
@@ -174,6 +180,8 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
   out["timeout"] = spec.timeout.count();
   out["heartbeat_timeout"] = spec.heartbeat_timeout.count();
   out["replacement_timeout"] = spec.replacement_timeout.count();
+  out["allocation_timeout"] = spec.allocation_timeout.count();
+  out["on_allocation_timeout"] = to_string(spec.on_allocation_timeout);
   out["framework"] = to_string(spec.framework);
   out["files"] = files_object(files_without_script(spec));
   out["archives"] = files_object(spec.archives);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "spindle/client/queue_limits.h"
 #include "spindle/core/spec_parser.h"
 
 namespace spindle::client {
@@ -178,6 +181,110 @@ TEST(WillItFit, TypesShareTheRoomInTheSpecsOrder) {
   EXPECT_EQ(type(fit, "chief").verdict, TaskTypeFit::Verdict::fits_now);
   EXPECT_EQ(type(fit, "worker").placeable_now, 1);
   EXPECT_EQ(type(fit, "worker").verdict, TaskTypeFit::Verdict::waits);
+}
+
+TEST(WillItFit, GpusPastEveryLabelledNodeNeverFit) {
+  const auto fit =
+      will_it_fit(spec("name: a\nqueue: ml-gpu\ntasks: {worker: {gpus: 5, node_label: gpu, command: x}}\n"), cluster());
+  EXPECT_FALSE(fit.can_ever_fit());
+  EXPECT_EQ(first_never_sentence(fit),
+            "worker: no node with label gpu has room for one container of 1 GiB, 1 vcore, 5 GPUs; the largest offer "
+            "16 GiB, 8 vcores, 4 GPUs");
+}
+
+// Each container fits a node, but not all of them at once in what the queue may ever hold: the
+// gang would hold what it got and wait for ever.
+TEST(WillItFit, AGangLargerThanTheQueueMayEverHoldNeverFits) {
+  auto state = cluster();
+  state.root.children[0].maximum_capacity = 0.5f;  // half of the 16 GiB without a label
+  const auto job = spec(
+      "name: a\napplication_master: {memory: 1 GiB}\ntasks: {worker: {instances: 4, memory: 2 GiB, "
+      "command: x}}\n");
+  const auto fit = will_it_fit(job, state);
+  EXPECT_FALSE(fit.can_ever_fit());
+  EXPECT_EQ(first_never_sentence(fit),
+            "the whole job: its 5 containers on the nodes without a label need 9 GiB, 5 vcores at once, but queue "
+            "default may never hold more than 8 GiB, 4 vcores there (50% of what those nodes have); ask for fewer "
+            "or smaller containers, or use a queue that may hold more");
+  // Three workers fit in 8 GiB at once.
+  const auto smaller = will_it_fit(
+      spec("name: a\napplication_master: {memory: 1 GiB}\ntasks: {worker: {instances: 3, memory: 2 GiB, command: "
+           "x}}\n"),
+      state);
+  EXPECT_TRUE(smaller.can_ever_fit()) << first_never_sentence(smaller);
+}
+
+TEST(WillItFit, TheSchedulersLimitsBindOneUserAndEachContainer) {
+  auto state = cluster();
+  QueueLimits limits;
+  limits.path = "root.default";
+  limits.guaranteed_share[""] = 0.25;
+  limits.maximum_share[""] = 1.0;
+  limits.user_limit_factor = 2;  // one user: 50 %, under the queue's 100 %
+  limits.largest_container = yarn::Resources{4096, 4, {}};
+  limits.masters_limit = yarn::Resources{2048, 4, {}};
+  state.limits["default"] = limits;
+  auto fit = will_it_fit(
+      spec("name: a\napplication_master: {memory: 1 GiB}\ntasks: {worker: {instances: 4, memory: 2 GiB, command: "
+           "x}}\n"),
+      state);
+  EXPECT_EQ(first_never_sentence(fit),
+            "the whole job: its 5 containers on the nodes without a label need 9 GiB, 5 vcores at once, but one user "
+            "of queue default may never hold more than 8 GiB, 4 vcores there (50% of what those nodes have); ask for "
+            "fewer or smaller containers, or use a queue that may hold more");
+  fit = will_it_fit(spec("name: a\ntasks: {worker: {memory: 6 GiB, command: x}}\n"), state);
+  EXPECT_EQ(first_never_sentence(fit),
+            "worker: asks for containers of 6 GiB, 1 vcore, more memory than queue default grants one container (4 "
+            "GiB, 4 vcores); ask for at most that");
+  fit = will_it_fit(spec("name: a\napplication_master: {memory: 3 GiB}\ntasks: {worker: {command: x}}\n"), state);
+  EXPECT_EQ(first_never_sentence(fit),
+            "application master: needs 3 GiB, 1 vcore, more than queue default lets application masters hold (2 GiB, "
+            "4 vcores); make application_master smaller");
+}
+
+TEST(QueueLimits, ReadFromTheCapacitySchedulersAnswer) {
+  // The shape Hadoop 3.3 to 3.5 answer /ws/v1/cluster/scheduler with, cut to what is read; the
+  // parent's one child written as Jackson writes a list of one.
+  const auto answer = nlohmann::json::parse(R"({"scheduler": {"schedulerInfo": {
+    "type": "capacityScheduler", "queueName": "root",
+    "queues": {"queue": [
+      {"queueName": "team", "queuePath": "root.team", "queues": {"queue":
+        {"type": "capacitySchedulerLeafQueueInfo", "queueName": "ml", "queuePath": "root.team.ml",
+         "absoluteCapacity": 20.0, "absoluteMaxCapacity": 60.0, "userLimitFactor": 2.0,
+         "capacities": {"queueCapacitiesByPartition": [
+           {"partitionName": "", "absoluteCapacity": 20.0, "absoluteMaxCapacity": 60.0},
+           {"partitionName": "gpu", "absoluteCapacity": 100.0, "absoluteMaxCapacity": 100.0}]},
+         "maximumAllocation": {"memory": 8192, "vCores": 16, "resourceInformations": {"resourceInformation": [
+           {"name": "memory-mb", "value": 8192}, {"name": "vcores", "value": 16},
+           {"name": "yarn.io/gpu", "value": 2}]}},
+         "AMResourceLimit": {"memory": 6144, "vCores": 3}}}},
+      {"type": "capacitySchedulerLeafQueueInfo", "queueName": "default", "queuePath": "root.default",
+       "absoluteCapacity": 80.0, "absoluteMaxCapacity": 100.0, "userLimitFactor": -1}]}}}})");
+  auto limits = queue_limits_from(answer);
+  ASSERT_TRUE(limits.ok()) << limits.error().message;
+  ASSERT_TRUE(limits->count("ml") && limits->count("root.team.ml") && limits->count("default"));
+  const auto& ml = limits->at("ml");
+  EXPECT_DOUBLE_EQ(ml.share_one_user_may_hold(""), 0.4);  // 20 % twice, under 60 %
+  EXPECT_DOUBLE_EQ(ml.share_one_user_may_hold("gpu"), 1.0);
+  ASSERT_TRUE(ml.largest_container.has_value());
+  EXPECT_EQ(ml.largest_container->memory_mib, 8192);
+  EXPECT_EQ(ml.largest_container->others.at("yarn.io/gpu"), 2);
+  EXPECT_EQ(ml.masters_limit->memory_mib, 6144);
+  EXPECT_DOUBLE_EQ(limits->at("default").share_one_user_may_hold(""), 1.0);  // no user bound
+  EXPECT_FALSE(limits->count("team"));
+}
+
+TEST(QueueLimits, AnotherSchedulerOrAnOddAnswerIsSaid) {
+  auto fair =
+      queue_limits_from(nlohmann::json::parse(R"({"scheduler": {"schedulerInfo": {"type": "fairScheduler"}}})"));
+  ASSERT_FALSE(fair.ok());
+  EXPECT_EQ(fair.error().message,
+            "the cluster's scheduler is fairScheduler, whose queue limits are not read; only the CapacityScheduler's "
+            "are");
+  for (const char* odd : {R"([])", R"({"scheduler": 3})", R"({"scheduler": {"schedulerInfo": {"type":
+       "capacityScheduler", "queues": {"queue": [1, "x", {"queueName": 5}]}}}})"}) {
+    EXPECT_FALSE(queue_limits_from(nlohmann::json::parse(odd)).ok()) << odd;
+  }
 }
 
 }  // namespace

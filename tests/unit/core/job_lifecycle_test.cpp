@@ -295,6 +295,86 @@ TEST_F(Lifecycle, APreemptedTaskWaitsForItsQueueAsLongAsItTakes) {
   EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
 }
 
+// A gang that cannot be completed gives back what it holds at allocation_timeout.
+TEST_F(Lifecycle, AGangNotPlacedInTimeFailsHoldingNothing) {
+  make("command: x\nallocation_timeout: 2m\ntasks: {chief: {}, worker: {instances: 3, memory: 2 GiB}}\n");
+  const auto start = JobLifecycle::Clock::now();
+  lifecycle_->tick(start);
+  // The chief and one worker get containers; two workers never do.
+  auto chief = lifecycle_->assign_container("chief", "c1", "node:1", "node:2", "");
+  auto worker = lifecycle_->assign_container("worker", "c2", "node:1", "node:2", "");
+  ASSERT_TRUE(chief && worker);
+  ASSERT_TRUE(lifecycle_->register_task(*chief, HostPort{"h", 1001}, "c1").ok());
+  lifecycle_->tick(start + std::chrono::seconds(60));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  EXPECT_EQ(lifecycle_->waiting_for(),
+            "waits for containers: 2 of the job's 4 containers (1 of 3 worker) granted after 1m; it gives them all "
+            "back at 2m (allocation_timeout)");
+  lifecycle_->tick(start + std::chrono::seconds(120));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_EQ(lifecycle_->diagnostics(),
+            "only 2 of the job's 4 containers (1 of 3 worker) were granted in 2m (allocation_timeout), so the job "
+            "gave back every container it held rather than block its queue waiting for the rest. Run it when queue "
+            "default has room for all of it, ask for fewer or smaller containers, or set on_allocation_timeout: "
+            "retry to have it wait holding nothing.");
+  // Nothing is asked for any more, and what it held is stopped.
+  for (const auto& [type, count] : lifecycle_->containers_wanted()) EXPECT_EQ(count, 0) << type;
+  auto live = lifecycle_->live_containers();
+  std::sort(live.begin(), live.end());
+  EXPECT_EQ(live, (std::vector<std::string>{"c1", "c2"}));
+  EXPECT_TRUE(lifecycle_->waiting_for().empty());
+}
+
+TEST_F(Lifecycle, WithRetryTheGangGivesEverythingBackAndAsksAgainWhenThereIsRoom) {
+  make(
+      "command: x\nallocation_timeout: 1m\non_allocation_timeout: retry\n"
+      "tasks: {worker: {instances: 2, memory: 2 GiB, vcores: 1}}\n");
+  const auto start = JobLifecycle::Clock::now();
+  lifecycle_->tick(start);
+  auto first = lifecycle_->assign_container("worker", "c1", "node:1", "node:2", "");
+  ASSERT_TRUE(first);
+  lifecycle_->tick(start + std::chrono::seconds(61));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  EXPECT_EQ(lifecycle_->take_containers_to_stop(), (std::vector<std::string>{"c1"}));
+  for (const auto& [type, count] : lifecycle_->containers_wanted()) EXPECT_EQ(count, 0) << type;
+  EXPECT_EQ(lifecycle_->waiting_for(),
+            "holds no container and waits until queue default has room for the whole job (4096 MiB, 2 vcores)");
+  // Room is reported while the given-back container is still there: nothing changes yet.
+  lifecycle_->headroom(Room{8192, 8, 0}, start + std::chrono::seconds(62));
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 0);
+  lifecycle_->container_completed("c1", -105, "Container killed by the ApplicationMaster.");
+  EXPECT_EQ(task("worker", 0).phase, TaskPhase::requested);
+  EXPECT_EQ(task("worker", 0).restarts, 0);  // not spent from its budget
+  // Too little room: it keeps waiting, holding nothing.
+  lifecycle_->headroom(Room{2048, 8, 0}, start + std::chrono::seconds(63));
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 0);
+  lifecycle_->headroom(Room{4096, 8, 0}, start + std::chrono::seconds(64));
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 2);
+  start_all();
+  lifecycle_->tick(start + std::chrono::seconds(600));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  EXPECT_TRUE(lifecycle_->waiting_for().empty());
+}
+
+TEST_F(Lifecycle, OncePlacedATaskWaitingAgainIsNotBoundByTheAllocationTimeout) {
+  make("command: x\nallocation_timeout: 1m\ntasks: {worker: {instances: 2, max_restarts: 1}}\n");
+  const auto start = JobLifecycle::Clock::now();
+  lifecycle_->tick(start);
+  start_all();
+  end("worker", 0, 1);  // restarted: it waits for a container again
+  EXPECT_EQ(task("worker", 0).phase, TaskPhase::requested);
+  lifecycle_->tick(start + std::chrono::hours(1));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+}
+
+TEST_F(Lifecycle, AllocationTimeoutZeroWaitsForEver) {
+  make("command: x\nallocation_timeout: 0\ntasks: {worker: {}}\n");
+  const auto start = JobLifecycle::Clock::now();
+  lifecycle_->tick(start);
+  lifecycle_->tick(start + std::chrono::hours(24));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+}
+
 // A later application master attempt: the earlier attempt's containers
 // still run, and their executors register again with what they had.
 class Reattach : public Lifecycle {

@@ -65,6 +65,11 @@ class Scheduler {
     wire::AllocateRequest request;
     ASSERT_TRUE(ipc::read_delimited(rest, request).ok());
     std::lock_guard lock(mutex);
+    if (!refusal_class.empty()) {
+      server.send(response_frame(frame.header.call_id(), nullptr, hadoop::RpcResponseHeader::ERROR, refusal_class,
+                                 refusal_text));
+      return;
+    }
     response_ids.push_back(request.response_id());
     wire::AllocateResponse response;
     response.set_response_id(request.response_id() + 1);
@@ -89,12 +94,14 @@ class Scheduler {
   }
 
   std::mutex mutex;
+  // When set, every allocate is answered with this exception.
+  std::string refusal_class;
+  std::string refusal_text;
   std::vector<std::string> users;
   std::vector<int> response_ids;
 };
 
-TEST(ApplicationMasterClient, KeepsResponseIdsCachesTokensAndRollsTheAmrmToken) {
-  auto scheduler = std::make_shared<Scheduler>();
+RpcOptions options_for(std::shared_ptr<Scheduler> scheduler) {
   RpcOptions options;
   options.with_addresses({"rm:8030"})
       .with_token(Token{"first-id", "first-pw", "YARN_AM_RM_TOKEN", ""})
@@ -105,7 +112,12 @@ TEST(ApplicationMasterClient, KeepsResponseIdsCachesTokensAndRollsTheAmrmToken) 
         return std::unique_ptr<Transport>(std::make_unique<ScriptedTransport>(
             [scheduler](const std::string& written, ScriptedTransport& server) { (*scheduler)(written, server); }));
       });
-  ApplicationMasterClient master(options);
+  return options;
+}
+
+TEST(ApplicationMasterClient, KeepsResponseIdsCachesTokensAndRollsTheAmrmToken) {
+  auto scheduler = std::make_shared<Scheduler>();
+  ApplicationMasterClient master(options_for(scheduler));
   auto registration = master.register_master("am-host", 0, "http://am-host:1/");
   ASSERT_TRUE(registration.ok()) << registration.error().message;
   EXPECT_EQ(registration->queue, "root.default");
@@ -123,6 +135,53 @@ TEST(ApplicationMasterClient, KeepsResponseIdsCachesTokensAndRollsTheAmrmToken) 
   ASSERT_EQ(scheduler->users.size(), 2u);
   EXPECT_EQ(scheduler->users[0], ipc::base64("first-id"));
   EXPECT_EQ(scheduler->users[1], ipc::base64("rolled-id"));
+}
+
+// The master acts on what the scheduler's refusal means, known by its class:
+// a request it can never grant ends the job; a lost registration is made again.
+TEST(ApplicationMasterClient, TellsARequestRefusedForGoodFromALostRegistration) {
+  auto scheduler = std::make_shared<Scheduler>();
+  scheduler->refusal_class = "org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException";
+  scheduler->refusal_text =
+      "Invalid resource request! Cannot allocate containers as requested resource is greater than maximum allowed "
+      "allocation. Requested resource type=[yarn.io/gpu], Requested resource=<memory:1024, vCores:1, yarn.io/gpu: "
+      "3>, maximum allowed allocation=<memory:8192, vCores:4, yarn.io/gpu: 2>, please note that maximum allowed "
+      "allocation is calculated by scheduler based on maximum resource of registered NodeManagers, which might be "
+      "less than configured maximum allocation=<memory:8192, vCores:4, yarn.io/gpu: 2>\n\tat "
+      "org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils.throwInvalidResourceException";
+  ApplicationMasterClient master(options_for(scheduler));
+  ASSERT_TRUE(master.register_master("am-host", 0, "").ok());
+  auto refused = master.allocate({}, {}, 0.1f);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, Error::Kind::refused);
+  EXPECT_EQ(refused.error().message,
+            "the request <memory:1024, vCores:1, yarn.io/gpu: 3> is larger than the largest container the cluster "
+            "grants (<memory:8192, vCores:4, yarn.io/gpu: 2>); ask for less");
+
+  // Past the nodes registered now, but not past what the cluster is configured to grant: a node may come back.
+  scheduler->refusal_text =
+      "Invalid resource request! Cannot allocate containers as requested resource is greater than maximum allowed "
+      "allocation. Requested resource type=[yarn.io/gpu], Requested resource=<memory:1024, vCores:1, yarn.io/gpu: "
+      "1>, maximum allowed allocation=<memory:8192, vCores:4, yarn.io/gpu: 0>, please note that maximum allowed "
+      "allocation is calculated by scheduler based on maximum resource of registered NodeManagers, which might be "
+      "less than configured maximum allocation=<memory:8192, vCores:4, yarn.io/gpu: 2>";
+  auto for_now = master.allocate({}, {}, 0.1f);
+  ASSERT_FALSE(for_now.ok());
+  EXPECT_EQ(for_now.error().kind, Error::Kind::other) << for_now.error().message;
+
+  scheduler->refusal_class = "org.apache.hadoop.yarn.exceptions.ApplicationMasterNotRegisteredException";
+  scheduler->refusal_text = "Application Master is not registered for known application: application_1_0001";
+  auto lost = master.allocate({}, {}, 0.1f);
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.error().kind, Error::Kind::not_registered);
+
+  scheduler->refusal_class = "java.io.IOException";
+  scheduler->refusal_text = "something else";
+  auto other = master.allocate({}, {}, 0.1f);
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.error().kind, Error::Kind::other);
+  EXPECT_NE(other.error().message.find("java.io.IOException: something else"), std::string::npos)
+      << other.error().message;
 }
 
 TEST(ApplicationMasterClient, OutsideAContainerSaysWhatIsMissing) {

@@ -5,14 +5,20 @@
 // ends, or never can as the job stands, with the sentence that says why.
 // Shared by `spindle validate --cluster` and the designer.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "spindle/client/queue_limits.h"
 #include "spindle/core/job_spec.h"
 #include "spindle/core/result.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_types.h"
+
+namespace spindle::yarn {
+class ResourceManagerRest;
+}
 
 namespace spindle::client {
 
@@ -20,9 +26,16 @@ namespace spindle::client {
 struct ClusterState {
   std::vector<yarn::NodeInfo> nodes;
   yarn::QueueInfo root;  // the whole queue tree
+  // The scheduler's limits of each leaf queue, by name and path; empty when
+  // they were not read, and then `limits_unknown` says why.
+  std::map<std::string, QueueLimits> limits;
+  std::string limits_unknown;
 };
 
-Result<ClusterState> read_cluster_state(yarn::ApplicationClient& client);
+// The nodes and queues through RPC; with `rest`, the queues' limits too (an
+// answer that cannot be had is kept as limits_unknown, not an error: the
+// rest of the placement still holds).
+Result<ClusterState> read_cluster_state(yarn::ApplicationClient& client, yarn::ResourceManagerRest* rest = nullptr);
 
 struct TaskTypeFit {
   enum class Verdict { fits_now, waits, never };
@@ -46,7 +59,16 @@ struct JobFit {
 // eligible node with the most free memory), as YARN's scheduler would if it
 // had nothing else to do. Eligible: a RUNNING node with the task's label (its
 // node_label, else the queue's default label expression), or with no label.
+//
+// Never fits: a container larger than every eligible node, or than the
+// queue's largest container; a master larger than the queue lets masters
+// hold; the whole job (every container at once, as a training gang needs)
+// more than one user of the queue may ever hold of each partition. That last
+// verdict is the type "the whole job", after the task types.
 JobFit will_it_fit(const JobSpec& spec, const ClusterState& cluster);
+
+// The first sentence of a verdict that the job never fits, or empty.
+std::string first_never_sentence(const JobFit& fit);
 
 std::string_view to_string(TaskTypeFit::Verdict verdict);
 

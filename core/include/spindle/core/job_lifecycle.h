@@ -45,8 +45,9 @@ struct TaskRecord {
   TaskHeartbeat usage;
   std::optional<TaskResult> reported;                  // what its executor said before the container ended
   std::chrono::steady_clock::time_point last_heard{};  // registration, heartbeat or result
-  bool silent = false;                           // declared lost for want of heartbeats; its container is being stopped
-  bool stopped_for_group = false;                // its container is being stopped to restart PyTorch's group
+  bool silent = false;             // declared lost for want of heartbeats; its container is being stopped
+  bool stopped_for_group = false;  // its container is being stopped to restart PyTorch's group
+  bool given_back = false;  // its container is being given back: the job's containers were not all granted in time
   std::vector<EarlierAttempt> earlier_attempts;  // containers it ran in before its restarts
   // Since when it waits for a container to replace one lost with its node,
   // and that node; see JobSpec::replacement_timeout.
@@ -62,6 +63,13 @@ struct AdoptableContainer {
   std::string node;
   std::string node_http_address;
   std::string log_url;
+};
+
+// Resources as the scheduler counts them, for the room the job asks for.
+struct Room {
+  std::int64_t memory_mib = 0;
+  std::int64_t vcores = 0;
+  std::int64_t gpus = 0;
 };
 
 enum class JobOutcome { running, succeeded, failed, killed };
@@ -110,9 +118,17 @@ class JobLifecycle {
   Result<void> result(const TaskId& task, const TaskResult& result);
   // YARN says the container ended, with its exit status (negative: YARN's own).
   void container_completed(const std::string& container, int exit_status, const std::string& diagnostics);
-  // Time passes: the job's timeout, the evaluators' grace period, and
+  // Time passes: the job's timeout, the evaluators' grace period, tasks
+  // whose containers were not all granted within allocation_timeout, and
   // running tasks whose executors went silent (see take_containers_to_stop).
   void tick(Clock::time_point now);
+  // What the scheduler would still grant the job now. A job that gave its
+  // containers back (on_allocation_timeout: retry) asks again once this
+  // holds all of it, or once it has held nothing for allocation_timeout.
+  void headroom(const Room& room, Clock::time_point now = Clock::now());
+  // What a job waiting for its containers waits for, in a sentence; empty
+  // when it waits for nothing.
+  const std::string& waiting_for() const { return waiting_for_; }
   // Containers of silent tasks, once each: the application master stops
   // them, and their end then counts as the task's failure.
   std::vector<std::string> take_containers_to_stop();
@@ -120,6 +136,9 @@ class JobLifecycle {
   std::vector<std::string> take_containers_to_release();
   // The job is being killed from outside (a signal to the application master).
   void kill(const std::string& why);
+  // Ends the job as failed for a reason outside any task (the cluster refused
+  // what it asks for), unless its end is decided already.
+  void fail(const std::string& why);
 
   JobOutcome outcome() const { return outcome_; }
   // Whether the job's end is decided (outcome may still be running while
@@ -144,6 +163,10 @@ class JobLifecycle {
   void adopt(TaskRecord& task, const AdoptableContainer& container, const Reattachment& reattachment);
   void give_up_reattachment(const std::string& why);
   std::string no_replacement_diagnostic(const TaskRecord& task) const;
+  void check_allocation(Clock::time_point now);
+  std::string granted_summary() const;
+  Room room_of_unfinished_tasks() const;
+  void give_every_container_back(const std::string& why, Clock::time_point now);
   void evaluate();
   void end(JobOutcome outcome, std::string diagnostics);
 
@@ -163,6 +186,13 @@ class JobLifecycle {
   JobOutcome outcome_ = JobOutcome::running;
   std::string diagnostics_;
   int group_restarts_ = 0;  // restarts of PyTorch's group spent from its budget
+  // Since when some task waits for a container (allocation_timeout).
+  std::optional<Clock::time_point> waiting_since_;
+  // Since when the job holds nothing and asks for nothing, having given its
+  // containers back, until the queue has room for all of it.
+  std::optional<Clock::time_point> holding_back_since_;
+  bool gang_placed_ = false;  // every task has had its container at once
+  std::string waiting_for_;
 };
 
 }  // namespace spindle

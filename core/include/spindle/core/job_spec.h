@@ -90,6 +90,13 @@ struct JobSpec {
   // A task whose node was lost waits this long for a new container before
   // the job fails saying why; zero: as long as it takes.
   std::chrono::seconds replacement_timeout{600};
+  // The training tasks (those the cluster spec names) must all have their
+  // containers within this long of asking; otherwise the job gives back
+  // every container it holds, so that a gang that cannot be completed never
+  // blocks its queue, and then fails or, with `retry`, waits holding
+  // nothing until the queue has room for the whole gang. Zero: wait for ever.
+  std::chrono::seconds allocation_timeout{600};
+  enum class OnAllocationTimeout { fail, retry } on_allocation_timeout = OnAllocationTimeout::fail;
   Framework framework = Framework::tensorflow;
   std::vector<ShippedFile> files;
   std::vector<ShippedFile> archives;
@@ -119,6 +126,8 @@ struct JobSpec {
 
   friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };
+
+std::string_view to_string(JobSpec::OnAllocationTimeout action);
 
 // The well-known task types and the defaults DESIGN.md gives them.
 namespace task_types {

@@ -76,6 +76,7 @@ struct JobStatus {
   std::string name;
   std::string state;  // running, succeeded, failed, killed
   std::string diagnostics;
+  std::string waiting_for;  // what a running job waits for (its containers), in a sentence; else empty
   std::uint64_t cluster_version = 0;
   std::int64_t started_ms = 0;
   std::vector<TaskTypeSummary> types;          // every type of the job, in the order of its tasks

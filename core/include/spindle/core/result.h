@@ -16,7 +16,12 @@ struct Error {
   // unreachable cluster (exit 3), since no input change fixes it.
   // `not_found` means the cluster answered that what was named does not
   // exist there (an application id it does not know): bad input (exit 2).
-  enum class Kind { other, authentication, not_found } kind = Kind::other;
+  // `refused` means the cluster answered that a request can never be met as
+  // it stands (a container larger than any it grants, a label the queue may
+  // not use): asking again cannot help.
+  // `not_registered` means the ResourceManager no longer knows the
+  // application master's registration (it restarted): register again.
+  enum class Kind { other, authentication, not_found, refused, not_registered } kind = Kind::other;
 };
 
 // Either a value or the reason there is none. Errors cross library boundaries

@@ -38,6 +38,9 @@ struct Allocation {
   std::vector<CompletedContainer> completed;
   std::vector<std::string> preempted;  // containers the scheduler wants back
   int cluster_nodes = 0;
+  // What the scheduler would still grant this application now (its queue's
+  // and its user's limits, and the cluster's free room), when it says.
+  std::optional<Resources> headroom;
   bool must_resync = false;     // the ResourceManager restarted: register again
   bool must_shut_down = false;  // the ResourceManager no longer knows this attempt
 };

@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -841,9 +842,43 @@ public final class LocalYarnCluster {
     }
   }
 
+  /**
+   * A port for a server that binds it later. Taken from below the kernel's ephemeral range: a port
+   * of that range, free now, may be handed meanwhile to any socket bound to port 0 or connecting
+   * out (another server of this JVM, or of a bed starting beside this one), and the server then
+   * fails to start. Below the range only explicit binds take ports; each pick is random and
+   * tried, so beds starting side by side do not pick the same one.
+   */
   private String freeAddress() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return advertised(MiniYARNCluster.getHostname()) + ":" + socket.getLocalPort();
+    int ephemeralStart = ephemeralPortRangeStart();
+    int lowest = 10000;
+    if (ephemeralStart - lowest < 1000) {
+      // An unusual range: no room below it, so the kernel's pick it is.
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        return advertised(MiniYARNCluster.getHostname()) + ":" + socket.getLocalPort();
+      }
+    }
+    for (int attempt = 0; attempt < 500; attempt++) {
+      int port = lowest + PORT_PICKS.nextInt(ephemeralStart - lowest);
+      try (ServerSocket socket = new ServerSocket()) {
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+        return advertised(MiniYARNCluster.getHostname()) + ":" + port;
+      } catch (IOException taken) {
+        // in use: try another
+      }
+    }
+    throw new IOException("no free port found between " + lowest + " and " + ephemeralStart
+        + " in 500 tries; free some, or start fewer clusters at once");
+  }
+
+  private static final java.util.Random PORT_PICKS = new java.security.SecureRandom();
+
+  private static int ephemeralPortRangeStart() {
+    try {
+      String range = Files.readString(new File("/proc/sys/net/ipv4/ip_local_port_range").toPath()).trim();
+      return Integer.parseInt(range.split("\\s+")[0]);
+    } catch (IOException | RuntimeException unreadable) {
+      return 32768; // Linux's default
     }
   }
 

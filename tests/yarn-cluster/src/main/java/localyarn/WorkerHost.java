@@ -79,6 +79,9 @@ public final class WorkerHost {
         nodeManagerSettings().forEach(site::set);
       } else if (name.equals("hdfs-site.xml")) {
         dataNodeSettings().forEach(site::set);
+      } else if (name.equals("core-site.xml")) {
+        // Modes set by system call, as with Hadoop's native library (see SyscallChmodLocalFs).
+        site.set("fs.AbstractFileSystem.file.impl", SyscallChmodLocalFs.class.getName());
       }
       Daemon.writeSite(site, new File(conf, name));
     }
