@@ -143,6 +143,8 @@
     const renderHeader = () => {
       const j = job.job;
       const ended = ["succeeded", "failed", "killed"].includes(j.state);
+      // What a running job waits for (its containers), as its application master says.
+      const waiting = !ended && job.status && job.status.waiting_for ? job.status.waiting_for : "";
       header.replaceChildren(el("h1", {}, j.name || id), state(j.state), el("span", { class: "muted" }, id),
         ended ? "" : el("button", { type: "button", class: "danger", id: "kill", onclick: kill }, text("job.kill")),
         el("a", { href: "#/submit/" + id }, text("job.again")),
@@ -152,7 +154,8 @@
         el("dt", {}, text("job.queue")), el("dd", {}, j.queue),
         el("dt", {}, text("job.started")), el("dd", {}, time(j.started_ms)),
         j.finished_ms ? el("dt", {}, text("job.finished")) : "", j.finished_ms ? el("dd", {}, time(j.finished_ms)) : "",
-        j.diagnostics ? el("dt", {}, text("job.diagnostics")) : "", j.diagnostics ? el("dd", {}, j.diagnostics) : "");
+        j.diagnostics ? el("dt", {}, text("job.diagnostics")) : "", j.diagnostics ? el("dd", {}, j.diagnostics) : "",
+        waiting ? el("dt", {}, text("job.waiting")) : "", waiting ? el("dd", { id: "waiting" }, waiting) : "");
     };
 
     const renderContainers = () => {
