@@ -45,9 +45,17 @@ def read(path):
 
 
 def idle_between(before, after):
+    """The share of the CPU left to idle, or to niced work (the fuzz build runs at nice 19 beside the
+    tests, so what it takes is CPU the tests left)."""
     delta = [b - a for a, b in zip(before, after)]
     total = sum(delta[:8])  # user nice system idle iowait irq softirq steal
-    return (delta[3] + delta[4]) / total if total else None
+    return (delta[1] + delta[3] + delta[4]) / total if total else None
+
+
+def niced_between(before, after):
+    delta = [b - a for a, b in zip(before, after)]
+    total = sum(delta[:8])
+    return delta[1] / total if total else None
 
 
 def idle_share(cpu):
@@ -81,7 +89,9 @@ def main():
           f"{busy / wall:.2f} tests running on average")
     idle = idle_share(cpu)
     if idle is not None:
-        print(f"CPU idle during ctest: {idle * 100:.0f} % of every core's time")
+        niced = niced_between(cpu["START"], cpu["END"])
+        print(f"CPU left by the tests: {idle * 100:.0f} % of every core's time, of which niced work (the fuzz "
+              f"build) took {niced * 100:.0f} %")
     beds = [e for e in ends.values() if re.match(r"local_yarn\w*_(up|down)$", e[0])]
     if beds:
         print(f"test beds: {len(beds)} starts and stops, {sum(e[2] for e in beds):.0f} s in all")
@@ -90,7 +100,8 @@ def main():
     failed = sorted(e[0] for e in ends.values() if e[3] != "Passed")
     if failed:
         print(f"not passed: {', '.join(failed)}")
-    print(f"the {args.longest} longest tests (seconds into ctest when each started; CPU busy while it ran):")
+    print(f"the {args.longest} longest tests (seconds into ctest when each started; CPU the tests kept busy "
+          "while it ran):")
     for number, (name, end, seconds, _) in sorted(ends.items(), key=lambda kv: -kv[1][2])[: args.longest]:
         began = starts.get(number, end - seconds)
         busy_share = busy_while(samples, began, end)
