@@ -206,6 +206,10 @@ class PyTorchAcrossHosts(HostsTest):
         self.addCleanup(hdfs_outputs.remove, output_path)
         spec = example_spec(example, output)
         spec["python_env"] = "node:" + TORCH_ENV
+        # One container a host (each has 4096 MB): the group must meet across hosts, wherever the
+        # scheduler would have put two containers of 2 GiB.
+        for task in ("chief", "worker"):
+            spec["tasks"][task]["memory"] = "2560 MiB"
         outcome = self.submit_and_wait(spec)
         self.assertGreaterEqual(len(hosts_of(outcome)), 2, outcome["job"]["tasks"])
         self.assert_environment_checked(output_path, tasks)
