@@ -97,6 +97,14 @@ class SilentExecutor(JobTest):
         application = json.loads(submitted.stdout)["application_id"]
 
         self.assertTrue(wait_for_task_phase(application, "worker:1", "running"), status_of(application))
+        # Mid-training: once the chief saved a checkpoint, its coordinator reached every worker. Stopped
+        # earlier, while the coordinator still connects to it, worker:1 leaves the chief waiting in
+        # TensorFlow's own start, which no heartbeat sees.
+        checkpoint = os.path.join(output, "checkpoints", "checkpoint")
+        deadline = time.time() + 180
+        while not os.path.exists(checkpoint) and time.time() < deadline:
+            time.sleep(0.5)
+        self.assertTrue(os.path.exists(checkpoint), f"no checkpoint in 180 s: {status_of(application)}")
         executor = executor_of(application, "worker:1")
         self.assertIsNotNone(executor, "no executor process for worker:1")
         stopped_at = time.time()
