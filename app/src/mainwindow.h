@@ -62,6 +62,8 @@ class MainWindow : public QMainWindow {
   StatusMessage* statusMessage() const { return statusMessage_; }
 
   void setSetup(const HadoopSetup& setup);
+  // Tells the user of a job's end, or of a stalled task: a desktop notification, else the tray or the status bar.
+  void notifyJobEnd(const JobEndNotice& notice);
 
  public slots:
   void openJob(const QString& applicationId);
@@ -88,7 +90,6 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
-  void notifyJobEnd(const JobEndNotice& notice);
   void createActions();
   void updateTitle();
   void closeJobTab(int index);

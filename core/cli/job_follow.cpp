@@ -40,6 +40,9 @@ void print_status_table(const JobStatus& status, std::ostream& out) {
         << clock_time(task.started_ms) << std::setw(9) << clock_time(task.finished_ms)
         << (task.container.empty() ? "-" : task.container) << '\n';
   }
+  for (const auto& task : status.tasks) {
+    if (!task.stalled.empty()) out << task.task << " " << task.stalled << '\n';
+  }
   if (!status.waiting_for.empty()) out << "the job " << status.waiting_for << '\n';
 }
 

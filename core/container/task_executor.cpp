@@ -24,6 +24,7 @@
 #include "spindle/core/job_certificate.h"
 #include "spindle/core/shell_quote.h"
 #include "spindle/core/task_process.h"
+#include "spindle/core/task_writes.h"
 #include "spindle/core/tls_front.h"
 #include "spindle/yarn/token_service.h"
 
@@ -229,12 +230,16 @@ int run_task_executor(const ExecutorOptions& options) {
   }
   // What the command used so far (nothing before it starts), and the pin a TensorBoard behind
   // TLS is reached by.
+  std::filesystem::path watched_output;  // where the command writes the job's output, once it runs
   const auto send_heartbeat = [&](const ProcessUsage& usage) -> Result<void> {
     TaskHeartbeat heartbeat;
     heartbeat.container = context->container_id;
     heartbeat.rss_bytes = usage.resident_bytes;
     heartbeat.cpu_seconds = usage.cpu_seconds;
     heartbeat.processes = usage.processes;
+    const auto writes = task_writes(watched_output);
+    heartbeat.log_bytes = writes.log_bytes;
+    heartbeat.output_fingerprint = writes.output_fingerprint;
     heartbeat.cluster_version = seen_version;
     if (behind_tls) heartbeat.certificate_sha256 = behind_tls->certificate_sha256;
     auto sent = link.client().heartbeat(*task, heartbeat);
@@ -268,6 +273,8 @@ int run_task_executor(const ExecutorOptions& options) {
         " bytes) were copied in first");
   }
   const std::string output = is_hdfs_location(spec->output) ? task_context.output_directory : spec->output;
+  // Walked every heartbeat only when the master looks for stalls.
+  if (spec->stall_timeout.count() > 0) watched_output = output;
   TaskProcessOptions process;
   process.command = behind_tls ? command_of(*spec, *task, output, behind_tls->loopback.port(), true)
                                : command_of(*spec, *task, output, reservation->port(), false);

@@ -17,6 +17,15 @@ std::string_view to_string(JobSpec::OnAllocationTimeout action) {
   return action == JobSpec::OnAllocationTimeout::retry ? "retry" : "fail";
 }
 
+std::string_view to_string(JobSpec::OnStall action) {
+  switch (action) {
+    case JobSpec::OnStall::report: return "report";
+    case JobSpec::OnStall::restart: return "restart";
+    case JobSpec::OnStall::fail: return "fail";
+  }
+  return "report";
+}
+
 std::string_view to_string(TaskRole role) {
   return role == TaskRole::service ? "service" : "tracked";
 }

@@ -123,6 +123,9 @@ class SilentExecutor(JobTest):
         self.assertEqual([a["attempt"] for a in attempts], [0, 1], attempts)
         self.assertIn("no heartbeat for 15 s", attempts[0]["exit_description"])
         self.assertNotEqual(attempts[0]["container"], attempts[1]["container"])
+        # ParameterServerStrategy's coordinator takes the new worker in: nothing else was restarted.
+        others = [a for a in record["attempts"] if a["task"] != "worker:1"]
+        self.assertEqual(sorted(a["task"] for a in others), ["chief:0", "evaluator:0", "ps:0", "worker:0"], others)
         self.assertEqual(wait_for_no_processes(application), [], "processes of the job are still running")
 
 
@@ -283,7 +286,8 @@ class Preemption(JobTest):
         # `urgent` asks for its guaranteed share. The tasks are TensorFlow processes that wait.
         def job(name, queue, instances, seconds):
             command = f"python -c 'import time, tensorflow as tf; tf.constant(1); time.sleep({seconds})'"
-            return {"name": name, "queue": queue, "application_master": {"memory": "256 MiB"},
+            # generic: TensorFlow's workers without a ps would restart as one collective group.
+            return {"name": name, "queue": queue, "framework": "generic", "application_master": {"memory": "256 MiB"},
                     "tasks": {"worker": {"instances": instances, "memory": "3 GiB", "command": command}}}
         filler = submit_json(self, job("filler", "default", 7, 40))
         deadline = time.time() + 240

@@ -13,21 +13,12 @@ SPINDLE_SOURCE_DIR and SPINDLE_TORCH_PYTHON set."""
 
 import json
 import os
-import signal
 import threading
-import time
 import unittest
 
-from jobs_on_yarn_test import JobTest, example_spec, process_table
+from jobs_on_yarn_test import JobTest, example_spec, kill_after_a_checkpoint
 
 TORCH_ENV = os.path.dirname(os.path.dirname(os.environ["SPINDLE_TORCH_PYTHON"]))
-
-
-def training_processes(output, task):
-    """The python train.py processes of `task` in the job writing to `output`."""
-    return [pid for pid, argv, variables in process_table()
-            if len(argv) > 1 and argv[1] == b"train.py" and f"SPINDLE_TASK={task}".encode() in variables
-            and f"SPINDLE_OUTPUT={output}".encode() in variables]
 
 
 class PyTorchJobs(JobTest):
@@ -86,18 +77,8 @@ class PyTorchJobs(JobTest):
         spec["env"].update({"TRAIN_STEPS": "400", "STEP_SECONDS": "0.05", "CHECKPOINT_EVERY": "50"})
         spec["tasks"]["worker"]["max_restarts"] = 1
         killed = []
-
-        def kill_worker_one_after_a_checkpoint():
-            deadline = time.time() + 300
-            while time.time() < deadline and not os.path.exists(os.path.join(output, "checkpoint.pt")):
-                time.sleep(0.2)
-            while time.time() < deadline and not killed:
-                for pid in training_processes(output, "worker:1"):
-                    os.kill(pid, signal.SIGKILL)
-                    killed.append(pid)
-                time.sleep(0.2)
-
-        killer = threading.Thread(target=kill_worker_one_after_a_checkpoint, daemon=True)
+        killer = threading.Thread(target=kill_after_a_checkpoint, daemon=True,
+                                  args=(os.path.join(output, "checkpoint.pt"), output, "worker:1", killed))
         killer.start()
         result, outcome = self.submit_and_wait(self.write_spec(spec))
         killer.join(timeout=5)

@@ -80,6 +80,7 @@ std::array<QString, ContainerTableModel::ColumnCount> ContainerTableModel::cells
   std::array<QString, ColumnCount> cells;
   cells[TaskColumn] = qs(task.task);
   cells[StateColumn] = phaseText(qs(task.phase));
+  if (!task.stalled.empty()) cells[StateColumn] += QStringLiteral(" · ") + tr("stalled");
   auto [host, port] = splitAddress(task.address);
   if (host.isEmpty()) host = splitAddress(task.node).first;
   cells[HostColumn] = host;
@@ -134,6 +135,7 @@ QVariant ContainerTableModel::data(const QModelIndex& index, int role) const {
       const auto& task = row.task;
       switch (column) {
         case StateColumn:
+          if (!task.stalled.empty()) return qs(task.task) + QLatin1Char(' ') + qs(task.stalled);
           return task.exit_description.empty()
                      ? row.cells[StateColumn]
                      : row.cells[StateColumn] + QStringLiteral(": ") + qs(task.exit_description);

@@ -77,6 +77,10 @@ JobView::JobView(const QString& applicationId, JobViewOptions options, QWidget* 
   stateLabel_->setAutoFillBackground(true);
   diagnostics_ = dynamicLabel();
   diagnostics_->setWordWrap(true);
+  attention_ = dynamicLabel();
+  attention_->setWordWrap(true);
+  attention_->setObjectName(QStringLiteral("attention"));
+  attention_->hide();
   problem_ = dynamicLabel();
   problem_->setWordWrap(true);
   problem_->hide();
@@ -141,6 +145,7 @@ JobView::JobView(const QString& applicationId, JobViewOptions options, QWidget* 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(header);
   layout->addWidget(diagnostics_);
+  layout->addWidget(attention_);
   layout->addWidget(toolBar_);
   layout->addWidget(problem_);
   layout->addWidget(tabs_, 1);
@@ -296,9 +301,22 @@ void JobView::applyStatus(const JobStatus& status, qint64 takenMs) {
   model_->setStatus(status);
   logs_->setTasks(status);
   if (takenMs > 0) usage_->addStatus(status, takenMs);
+  QStringList attention;
+  if (!status.waiting_for.empty()) attention << tr("The job %1.").arg(qs(status.waiting_for));
+  QSet<QString> stalledNow;
   for (const auto& task : status.tasks) {
     if (task.task.starts_with("tensorboard:")) hasTensorBoardTask_ = true;
+    if (task.stalled.empty()) continue;
+    const QString name = qs(task.task);
+    const QString sentence = name + QLatin1Char(' ') + qs(task.stalled);
+    attention << sentence;
+    stalledNow.insert(name);
+    if (!stalled_.contains(name))
+      emit taskStalled(JobEndNotice{applicationId_, name_, QStringLiteral("stalled"), sentence});
   }
+  stalled_ = stalledNow;
+  attention_->setText(attention.join(QLatin1Char('\n')));
+  attention_->setVisible(!attention.isEmpty() && !ended_);
   if (name_.isEmpty() && !status.name.empty()) {
     name_ = qs(status.name);
     title_->setText(name_);
@@ -461,6 +479,7 @@ void JobView::install(MainWindow& window, const QString& historyPath, TensorBoar
     connect(view, &JobView::openJobRequested, target, &MainWindow::openJob);
     connect(view, &JobView::statusMessage, target,
             [target](const QString& message) { target->showStatus(message, 5000); });
+    connect(view, &JobView::taskStalled, target, &MainWindow::notifyJobEnd);
     connect(view, &JobView::openSpecInDesignerRequested, target, [target](const QString& yaml) {
       SpecParseOptions parse;
       parse.check_files = false;

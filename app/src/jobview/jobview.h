@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 #include <QUrl>
 #include <QWidget>
@@ -9,6 +10,7 @@
 
 #include "cluster/hadoopsetup.h"
 #include "jobview/jobmonitor.h"
+#include "notify/jobendwatcher.h"
 #include "spindle/core/job_spec.h"
 
 class QAction;
@@ -111,6 +113,8 @@ class JobView : public QWidget {
   void openSpecInDesignerRequested(const QString& specYaml);
   void statusMessage(const QString& message);
   void stateChanged(const QString& state);
+  // A task of the job became stalled (stall_timeout); once per stall.
+  void taskStalled(const spindle::gui::JobEndNotice& notice);
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -131,11 +135,13 @@ class JobView : public QWidget {
   QString outputDirectory_;
   bool ended_ = false;
   bool hasTensorBoardTask_ = false;
+  QSet<QString> stalled_;  // tasks seen stalled, so that each stall is told once
 
   QLabel* title_;
   QLabel* idLabel_;
   QLabel* stateLabel_;
   QLabel* diagnostics_;
+  QLabel* attention_;  // what the running job waits for, and its stalled tasks
   QLabel* problem_;
   QToolBar* toolBar_;
   QAction* kill_ = nullptr;

@@ -19,6 +19,7 @@ QString DesktopNotifications::summary(const JobEndNotice& notice) {
   const QString name = notice.name.isEmpty() ? notice.applicationId : notice.name;
   if (notice.state == QLatin1String("succeeded")) return tr("%1 succeeded").arg(name);
   if (notice.state == QLatin1String("killed")) return tr("%1 was killed").arg(name);
+  if (notice.state == QLatin1String("stalled")) return tr("%1 has a stalled task").arg(name);
   return tr("%1 failed").arg(name);
 }
 

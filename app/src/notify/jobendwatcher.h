@@ -12,7 +12,7 @@ class JobsModel;
 struct JobEndNotice {
   QString applicationId;
   QString name;
-  QString state;  // succeeded, failed, killed
+  QString state;  // succeeded, failed, killed; or stalled, for a task of a running job
   QString diagnostics;
 };
 

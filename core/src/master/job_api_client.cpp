@@ -193,6 +193,8 @@ Result<void> JobApiClient::heartbeat(const TaskId& task, const TaskHeartbeat& he
                         {"rss_bytes", heartbeat.rss_bytes},
                         {"cpu_seconds", heartbeat.cpu_seconds},
                         {"processes", heartbeat.processes},
+                        {"log_bytes", heartbeat.log_bytes},
+                        {"output_fingerprint", heartbeat.output_fingerprint},
                         {"cluster_version", heartbeat.cluster_version}};
   if (!heartbeat.certificate_sha256.empty()) report["certificate_sha256"] = heartbeat.certificate_sha256;
   const std::string body = report.dump();

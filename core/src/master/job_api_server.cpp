@@ -446,6 +446,8 @@ void Session::handle_task_report(const Request& request, std::string_view type, 
     heartbeat.rss_bytes = field_or<std::uint64_t>(body, "rss_bytes", 0);
     heartbeat.cpu_seconds = field_or<double>(body, "cpu_seconds", 0);
     heartbeat.processes = field_or<int>(body, "processes", 0);
+    heartbeat.log_bytes = field_or<std::uint64_t>(body, "log_bytes", 0);
+    heartbeat.output_fingerprint = field_or<std::uint64_t>(body, "output_fingerprint", 0);
     heartbeat.cluster_version = field_or<std::uint64_t>(body, "cluster_version", 0);
     heartbeat.certificate_sha256 = field_or<std::string>(body, "certificate_sha256", "");
     if (!heartbeat.certificate_sha256.empty() && !is_sha256_hex(heartbeat.certificate_sha256)) {

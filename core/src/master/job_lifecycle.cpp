@@ -67,6 +67,24 @@ std::string_view to_string(JobOutcome outcome) {
   return "unknown";
 }
 
+namespace {
+
+// Whether the chief and workers train as one collective group, which breaks as a whole when a member
+// dies (docs/architecture.md, "Groups that restart together"): PyTorch's process group always;
+// TensorFlow's when several training tasks have no parameter server, as MultiWorkerMirroredStrategy
+// runs them. With a ps, ParameterServerStrategy's coordinator recovers lost workers itself.
+bool forms_collective_group(const JobSpec& spec) {
+  if (spec.framework == Framework::pytorch) return true;
+  if (spec.framework != Framework::tensorflow || spec.find_task(task_types::ps)) return false;
+  int training = 0;
+  for (std::string_view type : {task_types::chief, task_types::worker}) {
+    if (const auto* task = spec.find_task(type)) training += task->instances;
+  }
+  return training > 1;
+}
+
+}  // namespace
+
 JobLifecycle::JobLifecycle(JobSpec spec, Rendezvous& rendezvous, EventLog& events, std::chrono::seconds evaluator_grace)
     : spec_(std::move(spec)), rendezvous_(rendezvous), events_(events), evaluator_grace_(evaluator_grace) {
   for (const auto& task : spec_.tasks) {
@@ -77,6 +95,7 @@ JobLifecycle::JobLifecycle(JobSpec spec, Rendezvous& rendezvous, EventLog& event
       tasks_.push_back(std::move(record));
     }
   }
+  collective_group_ = forms_collective_group(spec_);
 }
 
 const TaskSpec& JobLifecycle::spec_of(const TaskId& task) const {
@@ -141,6 +160,7 @@ void JobLifecycle::adopt(TaskRecord& task, const AdoptableContainer& container, 
   task.finished_ms = 0;
   task.reported.reset();
   task.silent = false;
+  task.last_progress = Clock::now();
   container_owner_[container.id] = index;
   rendezvous_.continue_after(reattachment.cluster_version);
   events_.append("reattached", task.id.to_string(),
@@ -178,6 +198,8 @@ std::optional<TaskId> JobLifecycle::assign_container(const std::string& type, co
     task.finished_ms = 0;
     task.reported.reset();
     task.silent = false;
+    task.stalled.clear();
+    task.stopped_for_stall = false;
     task.replacing_since.reset();
     container_owner_[container] = i;
     events_.append("allocated", task.id.to_string(), container + " on " + node);
@@ -233,6 +255,7 @@ void JobLifecycle::cluster_published(std::uint64_t version) {
     task.phase = TaskPhase::running;
     // Executors beat only once their command runs.
     task.last_heard = Clock::now();
+    task.last_progress = task.last_heard;
     any = true;
   }
   if (any) events_.append("cluster", "", "cluster spec version " + std::to_string(version) + " published");
@@ -242,6 +265,20 @@ Result<void> JobLifecycle::heartbeat(const TaskId& task, const TaskHeartbeat& he
   auto* record = find_mutable(task);
   if (!record || record->container != heartbeat.container) {
     return make_error(task.to_string() + " does not run in " + heartbeat.container);
+  }
+  // Working: it wrote something, or used at least 5 % of a core since the last beat. A process
+  // blocked for good (a collective whose peer died, a lock) still spends a little on its threads.
+  const auto& before = record->usage;
+  const double seconds = std::chrono::duration<double>(now - record->last_heard).count();
+  const double cpu = heartbeat.cpu_seconds - before.cpu_seconds;
+  const bool working = record->phase != TaskPhase::running || heartbeat.log_bytes != before.log_bytes ||
+                       heartbeat.output_fingerprint != before.output_fingerprint || cpu < 0 || cpu >= 0.05 * seconds;
+  if (working) {
+    record->last_progress = now;
+    if (!record->stalled.empty() && !record->stopped_for_stall) {
+      record->stalled.clear();
+      events_.append("working", task.to_string(), "works again: it writes or uses CPU");
+    }
   }
   record->usage = heartbeat;
   record->last_heard = now;
@@ -298,6 +335,15 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
                false);
     return;
   }
+  if (task->stopped_for_stall) {
+    task->stopped_for_stall = false;
+    if (task->reported) task->stderr_tail = task->reported->stderr_tail;
+    task_ended(
+        *task, exit_status,
+        task->stalled + ", so its container was stopped (on_stall: " + std::string(to_string(spec_.on_stall)) + ")",
+        false, spec_.on_stall != JobSpec::OnStall::fail);
+    return;
+  }
   if (task->reported && !lost) {
     const TaskResult reported = *task->reported;
     task->stderr_tail = reported.stderr_tail;
@@ -313,8 +359,10 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
   }
 }
 
-void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost) {
+void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost,
+                              bool may_restart) {
   container_owner_.erase(task.container);
+  task.stalled.clear();
   task.exit_code = exit_code;
   task.exit_description = description;
   task.finished_ms = now_ms();
@@ -342,12 +390,12 @@ void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string
     return;
   }
   const auto& spec = spec_of(task.id);
-  if (in_group(task) && group_restarts_ < group_restart_budget()) {
+  if (may_restart && in_group(task) && group_restarts_ < group_restart_budget()) {
     ++group_restarts_;
     restart_group(task, false, description);
     return;
   }
-  if (!in_group(task) && task.restarts < spec.max_restarts) {
+  if (may_restart && !in_group(task) && task.restarts < spec.max_restarts) {
     restart(task, false, description);
     return;
   }
@@ -356,7 +404,7 @@ void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string
   if (spec.fails_job) {
     std::string diagnostics = name + " failed: " + description;
     if (!task.container.empty()) diagnostics += " (" + task.container + " on " + task.node + ")";
-    if (spec.max_restarts > 0) diagnostics += " after " + std::to_string(task.restarts) + " restart(s)";
+    if (spec.max_restarts > 0 && may_restart) diagnostics += " after " + std::to_string(task.restarts) + " restart(s)";
     diagnostics += ".";
     if (!task.stderr_tail.empty()) diagnostics += " The end of its stderr:\n" + task.stderr_tail;
     end(JobOutcome::failed, std::move(diagnostics));
@@ -366,8 +414,7 @@ void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string
 }
 
 bool JobLifecycle::in_group(const TaskRecord& task) const {
-  return spec_.framework == Framework::pytorch &&
-         (task.id.type == task_types::chief || task.id.type == task_types::worker);
+  return collective_group_ && (task.id.type == task_types::chief || task.id.type == task_types::worker);
 }
 
 int JobLifecycle::group_restart_budget() const {
@@ -493,6 +540,7 @@ void JobLifecycle::tick(Clock::time_point now) {
       if (ending()) return;
     }
   }
+  check_stalls(now);
   if (spec_.heartbeat_timeout.count() == 0) return;
   for (auto& task : tasks_) {
     if (task.phase != TaskPhase::running || task.silent || task.reported) continue;
@@ -502,6 +550,28 @@ void JobLifecycle::tick(Clock::time_point now) {
     events_.append(
         "lost", task.id.to_string(),
         "no heartbeat for " + std::to_string(spec_.heartbeat_timeout.count()) + " s; stopping " + task.container);
+  }
+}
+
+// A task that neither writes nor computes may wait for ever on something that never comes (a peer, a
+// lock, a file); its heartbeats go on, so only this tells (docs/architecture.md, "Stalled tasks").
+void JobLifecycle::check_stalls(Clock::time_point now) {
+  if (spec_.stall_timeout.count() == 0) return;
+  for (auto& task : tasks_) {
+    if (task.phase != TaskPhase::running || !task.stalled.empty() || task.silent || task.reported ||
+        task.stopped_for_group || task.given_back || spec_of(task.id).role != TaskRole::tracked) {
+      continue;
+    }
+    if (now - task.last_progress < spec_.stall_timeout) continue;
+    task.stalled = "stalled: it wrote nothing (stdout, stderr, the job's output) and used under 5% of a core for " +
+                   format_duration(spec_.stall_timeout) + " (stall_timeout)";
+    std::string action = "; it is left running (on_stall: report)";
+    if (spec_.on_stall != JobSpec::OnStall::report) {
+      task.stopped_for_stall = true;
+      to_stop_.push_back(task.container);
+      action = "; stopping " + task.container + " (on_stall: " + std::string(to_string(spec_.on_stall)) + ")";
+    }
+    events_.append("stalled", task.id.to_string(), task.stalled + action);
   }
 }
 

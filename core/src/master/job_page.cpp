@@ -53,6 +53,7 @@ table{border-collapse:collapse;margin-top:1em}
 th,td{padding:.3em .8em;border-bottom:1px solid #d0d4d9;text-align:left;font-size:.92em}
 th{background:#f1f3f5}
 .phase{font-weight:600}
+.stalled{color:#b35900;font-weight:400}
 .succeeded{color:#1b7a35}.failed{color:#b3261e}.running,.registered{color:#0b57d0}
 .stopped,.requested,.launching{color:#5f6368}
 pre{white-space:pre-wrap;background:#f8f9fa;padding:.6em;border:1px solid #d0d4d9}
@@ -165,9 +166,11 @@ std::string render_job_page(const JobStatus& status, const std::string& type) {
   for (const auto& task : status.tasks) {
     std::string exit = task.exit_code ? std::to_string(*task.exit_code) : "";
     if (!task.exit_description.empty()) exit += (exit.empty() ? "" : " ") + ("(" + task.exit_description + ")");
+    const std::string stalled =
+        task.stalled.empty() ? std::string() : "<br><span class=\"stalled\">" + escaped(task.stalled) + "</span>";
     page += "<tr><td>" + escaped(task.task) + "</td><td class=\"phase " + escaped(task.phase) + "\">" +
-            escaped(task.phase) + "</td><td>" + escaped(task.address) + "</td><td>" + escaped(task.node) + "</td><td>" +
-            escaped(exit) + "</td><td>" + std::to_string(task.restarts) + "</td><td>" +
+            escaped(task.phase) + stalled + "</td><td>" + escaped(task.address) + "</td><td>" + escaped(task.node) +
+            "</td><td>" + escaped(exit) + "</td><td>" + std::to_string(task.restarts) + "</td><td>" +
             (task.log_url.empty() ? std::string() : link(task.log_url, "logs")) + "</td><td>" +
             utc_time(task.started_ms) + "</td><td>" + utc_time(task.finished_ms) + "</td></tr>\n";
   }

@@ -85,6 +85,7 @@ JobStatus job_status(const JobLifecycle& lifecycle, const std::string& applicati
     if (record.address) task.address = record.address->host + ":" + std::to_string(record.address->port);
     task.exit_code = record.exit_code;
     task.exit_description = record.exit_description;
+    task.stalled = record.stalled;
     task.restarts = record.restarts;
     task.lost = record.lost;
     task.log_url = record.log_url;
@@ -151,6 +152,7 @@ std::string to_json(const JobStatus& status) {
                      {"certificate_sha256", task.certificate_sha256},
                      {"exit_code", task.exit_code ? nlohmann::ordered_json(*task.exit_code) : nullptr},
                      {"exit_description", task.exit_description},
+                     {"stalled", task.stalled},
                      {"restarts", task.restarts},
                      {"lost", task.lost},
                      {"log_url", task.log_url},
@@ -226,6 +228,7 @@ Result<JobStatus> parse_job_status(const std::string& text) {
           task.exit_code = item["exit_code"].get<int>();
         }
         task.exit_description = item.value("exit_description", std::string());
+        task.stalled = item.value("stalled", std::string());
         task.restarts = item.value("restarts", 0);
         task.lost = item.value("lost", 0);
         task.log_url = item.value("log_url", std::string());

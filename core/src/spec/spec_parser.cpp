@@ -21,7 +21,7 @@ namespace {
 
 using detail::YamlFields;
 
-constexpr std::array<std::string_view, 25> job_keys{"name",
+constexpr std::array<std::string_view, 27> job_keys{"name",
                                                     "queue",
                                                     "priority",
                                                     "tags",
@@ -31,6 +31,8 @@ constexpr std::array<std::string_view, 25> job_keys{"name",
                                                     "replacement_timeout",
                                                     "allocation_timeout",
                                                     "on_allocation_timeout",
+                                                    "stall_timeout",
+                                                    "on_stall",
                                                     "framework",
                                                     "files",
                                                     "archives",
@@ -222,6 +224,19 @@ class SpecReader {
       if (auto seconds = fields_.seconds(value, field)) spec_.allocation_timeout = std::chrono::seconds(*seconds);
     } else if (key == "on_allocation_timeout") {
       read_on_allocation_timeout(value, field);
+    } else if (key == "stall_timeout") {
+      if (auto seconds = fields_.seconds(value, field)) {
+        if (*seconds != 0 && *seconds < 30) {
+          fields_.error(value, field,
+                        "stall_timeout is " + std::to_string(*seconds) +
+                            " s; a task is looked at every 5 s and may well pause that long, so use 30 s or more (0 "
+                            "turns the check off)");
+        } else {
+          spec_.stall_timeout = std::chrono::seconds(*seconds);
+        }
+      }
+    } else if (key == "on_stall") {
+      read_on_stall(value, field);
     } else if (key == "framework") {
       read_framework(value, field);
     } else if (key == "files" || key == "archives") {
@@ -417,6 +432,19 @@ class SpecReader {
       }
       spec_.tags.push_back(*tag);
     }
+  }
+
+  void read_on_stall(const YAML::Node& value, const std::string& field) {
+    auto name = fields_.string(value, field);
+    if (!name) return;
+    for (auto action : {JobSpec::OnStall::report, JobSpec::OnStall::restart, JobSpec::OnStall::fail}) {
+      if (*name == to_string(action)) {
+        spec_.on_stall = action;
+        return;
+      }
+    }
+    fields_.error(value, field,
+                  "\"" + *name + "\" is not what to do with a stalled task; use report (the default), restart or fail");
   }
 
   void read_on_allocation_timeout(const YAML::Node& value, const std::string& field) {

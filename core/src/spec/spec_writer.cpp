@@ -110,6 +110,12 @@ std::string to_yaml(const JobSpec& spec) {
   if (spec.on_allocation_timeout != JobSpec{}.on_allocation_timeout) {
     out << YAML::Key << "on_allocation_timeout" << YAML::Value << std::string(to_string(spec.on_allocation_timeout));
   }
+  if (spec.stall_timeout != JobSpec{}.stall_timeout) {
+    out << YAML::Key << "stall_timeout" << YAML::Value << format_duration(spec.stall_timeout);
+  }
+  if (spec.on_stall != JobSpec{}.on_stall) {
+    out << YAML::Key << "on_stall" << YAML::Value << std::string(to_string(spec.on_stall));
+  }
   out << YAML::Key << "framework" << YAML::Value << std::string(to_string(spec.framework));
   if (const auto files = files_without_script(spec); !files.empty()) {
     out << YAML::Key << "files" << YAML::Value;
@@ -182,6 +188,8 @@ nlohmann::ordered_json to_json(const JobSpec& spec) {
   out["replacement_timeout"] = spec.replacement_timeout.count();
   out["allocation_timeout"] = spec.allocation_timeout.count();
   out["on_allocation_timeout"] = to_string(spec.on_allocation_timeout);
+  out["stall_timeout"] = spec.stall_timeout.count();
+  out["on_stall"] = to_string(spec.on_stall);
   out["framework"] = to_string(spec.framework);
   out["files"] = files_object(files_without_script(spec));
   out["archives"] = files_object(spec.archives);

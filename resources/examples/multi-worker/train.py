@@ -3,12 +3,17 @@ all-reduced each step. Worker 0 (TensorFlow's chief when there is no chief
 task) writes the checkpoints and summaries; the others write theirs to
 scratch directories, as the strategy requires every worker to save, and
 remove them at the end.
+
+When a worker dies, its peers would wait in their all-reduce for good, so
+Spindle restarts the whole group; every worker then resumes from worker 0's
+newest checkpoint, so that all of them start again from the same step.
 """
 
 import json
 import os
 import shutil
 import tempfile
+import time
 
 import tensorflow as tf
 
@@ -60,13 +65,21 @@ def main():
         x, y = next(iterator)
         return strategy.reduce(tf.distribute.ReduceOp.SUM, strategy.run(replica_step, args=(x, y)), axis=None)
 
-    manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, step=step),
-                                         os.path.join(workdir, "checkpoints"), max_to_keep=5)
+    checkpoint = tf.train.Checkpoint(model=model, step=step)
+    latest = tf.train.latest_checkpoint(os.path.join(output, "checkpoints"))
+    resumed_from = 0
+    if latest:
+        checkpoint.restore(latest).assert_existing_objects_matched()
+        resumed_from = int(step.numpy())
+        print(f"resumed from step {resumed_from}", flush=True)
+    manager = tf.train.CheckpointManager(checkpoint, os.path.join(workdir, "checkpoints"), max_to_keep=5)
     writer = tf.summary.create_file_writer(os.path.join(workdir, "train"))
     steps = int(os.environ.get("TRAIN_STEPS", "200"))
+    pause = float(os.environ.get("STEP_SECONDS", "0"))  # to make a short job last, for tests
     first_loss = None
-    for _ in range(steps):
+    while int(step.numpy()) < steps:
         loss = float(train_step())
+        time.sleep(pause)
         first_loss = loss if first_loss is None else first_loss
         current = int(step.numpy())
         if current % 10 == 0:
@@ -79,14 +92,15 @@ def main():
 
     full_loss, full_accuracy = loss_and_accuracy(model, x_train, y_train)
     summary = {"first_loss": first_loss, "last_loss": float(full_loss), "train_accuracy": float(full_accuracy),
-               "steps": int(step.numpy()), "replicas": strategy.num_replicas_in_sync}
+               "steps": int(step.numpy()), "replicas": strategy.num_replicas_in_sync,
+               "resumed_from": resumed_from}
     if is_chief:
         with open(os.path.join(output, "training.json"), "w", encoding="utf-8") as out:
             json.dump(summary, out)
     # Each worker's own word that it took part, beside the chief's summary.
     tf.io.gfile.makedirs(os.path.join(output, "workers"))
     with tf.io.gfile.GFile(os.path.join(output, "workers", f"{resolver.task_type}-{resolver.task_id}.json"), "w") as out:
-        out.write(json.dumps({"steps": int(step.numpy()), "last_loss": float(full_loss)}))
+        out.write(json.dumps({"steps": int(step.numpy()), "last_loss": float(full_loss), "resumed_from": resumed_from}))
     print(f"trained {summary}", flush=True)
     if not is_chief:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -81,8 +81,10 @@ TEST_F(Lifecycle, WithoutChiefEveryWorkerMustSucceed) {
   EXPECT_EQ(lifecycle_->outcome(), JobOutcome::succeeded);
 }
 
+// Beside a parameter server, a TensorFlow worker restarts alone: ParameterServerStrategy's
+// coordinator takes the new worker in.
 TEST_F(Lifecycle, FailureAfterItsRestartsFailsTheJobNamingTask) {
-  make("command: x\ntasks: {worker: {instances: 2, max_restarts: 1}}\n");
+  make("command: x\ntasks: {worker: {instances: 2, max_restarts: 1}, ps: {}}\n");
   start_all();
   TaskResult result;
   result.container = task("worker", 1).container;
@@ -152,13 +154,49 @@ TEST_F(Lifecycle, APyTorchMemberFailingRestartsTheWholeGroup) {
   EXPECT_NE(lifecycle_->diagnostics().find("chief:0 failed: "), std::string::npos) << lifecycle_->diagnostics();
 }
 
-TEST_F(Lifecycle, TensorFlowWorkersStillRestartAlone) {
-  make("command: x\ntasks: {chief: {}, worker: {instances: 2, max_restarts: 1}}\n");
+TEST_F(Lifecycle, TensorFlowWorkersBesideAParameterServerRestartAlone) {
+  make("command: x\ntasks: {chief: {}, worker: {instances: 2, max_restarts: 1}, ps: {}}\n");
   start_all();
   end("worker", 1, 137);
   EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty());
   EXPECT_EQ(task("chief", 0).phase, TaskPhase::running);
   EXPECT_EQ(task("worker", 1).phase, TaskPhase::requested);
+}
+
+// Without a parameter server, TensorFlow's workers train as MultiWorkerMirroredStrategy's collective
+// group: the survivors of a dead member would wait in their all-reduce, so they restart with it.
+TEST_F(Lifecycle, AMultiWorkerMirroredMemberFailingRestartsItsGroup) {
+  make("command: x\noutput: /runs/x\ntasks: {worker: {instances: 3, max_restarts: 1}, tensorboard: {}}\n");
+  start_all();
+  const auto first_version = rendezvous_->current()->version;
+  const auto tensorboard_container = task("tensorboard", 0).container;
+  end("worker", 1, 137);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
+  EXPECT_EQ(task("worker", 1).restarts, 1);
+  auto to_stop = lifecycle_->take_containers_to_stop();
+  std::sort(to_stop.begin(), to_stop.end());
+  EXPECT_EQ(to_stop, (std::vector<std::string>{task("worker", 0).container, task("worker", 2).container}));
+  lifecycle_->container_completed(task("worker", 0).container, -105, "");
+  lifecycle_->container_completed(task("worker", 2).container, 1, "");
+  for (int index : {0, 2}) {
+    EXPECT_EQ(task("worker", index).phase, TaskPhase::requested) << index;
+    EXPECT_EQ(task("worker", index).restarts, 0) << index;
+    EXPECT_EQ(task("worker", index).lost, 1) << index;
+  }
+  EXPECT_EQ(task("tensorboard", 0).container, tensorboard_container);
+  start_all();
+  EXPECT_GT(rendezvous_->current()->version, first_version);
+  end("worker", 2, 1);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_NE(lifecycle_->diagnostics().find("worker:2 failed: "), std::string::npos) << lifecycle_->diagnostics();
+}
+
+TEST_F(Lifecycle, ALoneTensorFlowWorkerIsNoGroup) {
+  make("command: x\ntasks: {worker: {max_restarts: 1}, evaluator: {}}\n");
+  start_all();
+  end("worker", 0, 137);
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty());
+  EXPECT_EQ(task("worker", 0).restarts, 1);
 }
 
 TEST_F(Lifecycle, PreemptionAndLostNodesDoNotSpendTheBudget) {
@@ -354,6 +392,87 @@ TEST_F(Lifecycle, WithRetryTheGangGivesEverythingBackAndAsksAgainWhenThereIsRoom
   lifecycle_->tick(start + std::chrono::seconds(600));
   EXPECT_EQ(lifecycle_->outcome(), JobOutcome::running);
   EXPECT_TRUE(lifecycle_->waiting_for().empty());
+}
+
+// A beat of worker:0 at `at` seconds after `start`, having used `cpu` seconds and written `logged` bytes.
+void beat(JobLifecycle& lifecycle, const TaskRecord& task, JobLifecycle::Clock::time_point start, int at, double cpu,
+          std::uint64_t logged, std::uint64_t fingerprint = 0) {
+  TaskHeartbeat heartbeat{task.container};
+  heartbeat.cpu_seconds = cpu;
+  heartbeat.log_bytes = logged;
+  heartbeat.output_fingerprint = fingerprint;
+  ASSERT_TRUE(lifecycle.heartbeat(task.id, heartbeat, start + std::chrono::seconds(at)).ok());
+}
+
+TEST_F(Lifecycle, ATaskThatNeitherWritesNorComputesIsReportedStalledAndLeftRunning) {
+  make("command: x\nstall_timeout: 1m\nheartbeat_timeout: 0\ntasks: {worker: {}, tensorboard: {}}\noutput: /runs/x\n");
+  start_all();
+  const auto start = JobLifecycle::Clock::now();
+  // Working: its log grows, then its output, then it computes (5 % of a core or more).
+  beat(*lifecycle_, task("worker", 0), start, 5, 1.0, 100);
+  beat(*lifecycle_, task("worker", 0), start, 10, 1.0, 200);
+  beat(*lifecycle_, task("worker", 0), start, 15, 1.0, 200, 7);
+  beat(*lifecycle_, task("worker", 0), start, 20, 1.3, 200, 7);
+  // Then a thread's trickle of CPU (2 % of a core) and nothing written: no progress.
+  for (int at = 25; at <= 80; at += 5) beat(*lifecycle_, task("worker", 0), start, at, 1.3 + 0.001 * (at - 20), 200, 7);
+  lifecycle_->tick(start + std::chrono::seconds(79));
+  EXPECT_TRUE(task("worker", 0).stalled.empty()) << "59 s after its last progress";
+  lifecycle_->tick(start + std::chrono::seconds(81));
+  EXPECT_EQ(task("worker", 0).stalled,
+            "stalled: it wrote nothing (stdout, stderr, the job's output) and used under 5% of a core for 1m "
+            "(stall_timeout)");
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty()) << "on_stall: report leaves it running";
+  // TensorBoard serves and waits, which is no stall.
+  EXPECT_TRUE(task("tensorboard", 0).stalled.empty());
+  const auto events = events_.after(0);
+  EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const JobEvent& event) { return event.kind == "stalled"; }),
+            1);
+  const auto status = job_status(*lifecycle_, "application_1_1", 1, 0);
+  EXPECT_EQ(status.tasks[0].stalled, task("worker", 0).stalled);
+  // It writes again: no longer stalled.
+  beat(*lifecycle_, task("worker", 0), start, 85, 1.36, 300, 7);
+  EXPECT_TRUE(task("worker", 0).stalled.empty());
+}
+
+TEST_F(Lifecycle, OnStallRestartStopsTheTaskAndSpendsARestart) {
+  make("command: x\nstall_timeout: 30s\non_stall: restart\ntasks: {worker: {max_restarts: 1}}\n");
+  start_all();
+  const auto start = JobLifecycle::Clock::now();
+  const auto stalled = task("worker", 0).container;
+  lifecycle_->tick(start + std::chrono::seconds(31));
+  EXPECT_EQ(lifecycle_->take_containers_to_stop(), std::vector<std::string>{stalled});
+  lifecycle_->tick(start + std::chrono::seconds(40));
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty()) << "stopped once";
+  lifecycle_->container_completed(stalled, -105, "Container killed by the ApplicationMaster.");
+  EXPECT_EQ(task("worker", 0).phase, TaskPhase::requested);
+  EXPECT_EQ(task("worker", 0).restarts, 1);
+  EXPECT_EQ(task("worker", 0).earlier_attempts.at(0).exit_description,
+            "stalled: it wrote nothing (stdout, stderr, the job's output) and used under 5% of a core for 30s "
+            "(stall_timeout), so its container was stopped (on_stall: restart)");
+  EXPECT_TRUE(task("worker", 0).stalled.empty());
+}
+
+TEST_F(Lifecycle, OnStallFailFailsTheTaskWithoutItsRestarts) {
+  make("command: x\nstall_timeout: 30s\non_stall: fail\ntasks: {worker: {max_restarts: 3}}\n");
+  start_all();
+  const auto start = JobLifecycle::Clock::now();
+  lifecycle_->tick(start + std::chrono::seconds(31));
+  const auto stopped = lifecycle_->take_containers_to_stop();
+  ASSERT_EQ(stopped.size(), 1u);
+  lifecycle_->container_completed(stopped[0], -105, "");
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_EQ(lifecycle_->diagnostics(),
+            "worker:0 failed: stalled: it wrote nothing (stdout, stderr, the job's output) and used under 5% of a "
+            "core for 30s (stall_timeout), so its container was stopped (on_stall: fail) (" +
+                stopped[0] + " on node:1).");
+}
+
+TEST_F(Lifecycle, WithoutStallTimeoutNothingIsEverStalled) {
+  make("command: x\nheartbeat_timeout: 0\ntasks: {worker: {}}\n");
+  start_all();
+  lifecycle_->tick(JobLifecycle::Clock::now() + std::chrono::hours(24));
+  EXPECT_TRUE(task("worker", 0).stalled.empty());
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty());
 }
 
 TEST_F(Lifecycle, OncePlacedATaskWaitingAgainIsNotBoundByTheAllocationTimeout) {

@@ -148,6 +148,16 @@ TEST(SpecParser, NormalizedYamlRoundTrips) {
   EXPECT_EQ(again, spec) << yaml;
 }
 
+TEST(SpecParser, StallHandlingRoundTrips) {
+  JobSpec spec = parse_ok(design_spec);
+  EXPECT_EQ(spec.stall_timeout.count(), 0) << "off unless asked for";
+  EXPECT_EQ(spec.on_stall, JobSpec::OnStall::report);
+  spec.stall_timeout = std::chrono::minutes(20);
+  spec.on_stall = JobSpec::OnStall::restart;
+  EXPECT_EQ(parse_ok(to_yaml(spec)), spec);
+  EXPECT_EQ(parse_ok(to_json(spec).dump()), spec);
+}
+
 TEST(SpecParser, NormalizedJsonIsAValidSpecToo) {
   JobSpec spec = parse_ok(design_spec);
   spec.timeout = std::chrono::seconds(5400);

@@ -31,6 +31,10 @@ struct TaskHeartbeat {
   std::uint64_t rss_bytes = 0;
   double cpu_seconds = 0;
   int processes = 0;
+  // What it wrote so far (see TaskWrites): unchanged for stall_timeout, with
+  // almost no CPU used meanwhile, the task is stalled.
+  std::uint64_t log_bytes = 0;
+  std::uint64_t output_fingerprint = 0;
   std::uint64_t cluster_version = 0;  // the newest cluster the task has seen
   // The pin of the certificate the task's server presents behind TLS
   // (TensorBoard on an encrypted cluster), 64 hex digits; empty in clear.

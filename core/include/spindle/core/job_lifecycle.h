@@ -46,9 +46,13 @@ struct TaskRecord {
   std::optional<TaskResult> reported;                  // what its executor said before the container ended
   std::chrono::steady_clock::time_point last_heard{};  // registration, heartbeat or result
   bool silent = false;             // declared lost for want of heartbeats; its container is being stopped
-  bool stopped_for_group = false;  // its container is being stopped to restart PyTorch's group
+  bool stopped_for_group = false;  // its container is being stopped to restart its collective group
   bool given_back = false;  // its container is being given back: the job's containers were not all granted in time
   std::vector<EarlierAttempt> earlier_attempts;  // containers it ran in before its restarts
+  // The last heartbeat that showed it working: something written or CPU used (stall_timeout).
+  std::chrono::steady_clock::time_point last_progress{};
+  std::string stalled;             // while it is stalled, the sentence that says so; else empty
+  bool stopped_for_stall = false;  // stalled, and its container is being stopped (on_stall)
   // Since when it waits for a container to replace one lost with its node,
   // and that node; see JobSpec::replacement_timeout.
   std::optional<std::chrono::steady_clock::time_point> replacing_since;
@@ -79,8 +83,10 @@ std::string_view to_string(JobOutcome outcome);
 // application master feeds it what YARN and the executors say and asks it
 // what to do next. Not thread-safe; the application master serializes calls.
 //
-// In a PyTorch job the chief and the workers are one process group, which
-// breaks as a whole when one member ends: they restart together. The first
+// In a PyTorch job, and in a TensorFlow job whose several training tasks have
+// no parameter server (MultiWorkerMirroredStrategy), the chief and the workers
+// are one collective group, which breaks as a whole when one member ends: they
+// restart together. The first
 // member to fail spends one restart of the group, whose budget is the largest
 // max_restarts of the chief and worker types; the containers of the others
 // are stopped and all of them start again, for free, in a new cluster version.
@@ -119,8 +125,9 @@ class JobLifecycle {
   // YARN says the container ended, with its exit status (negative: YARN's own).
   void container_completed(const std::string& container, int exit_status, const std::string& diagnostics);
   // Time passes: the job's timeout, the evaluators' grace period, tasks
-  // whose containers were not all granted within allocation_timeout, and
-  // running tasks whose executors went silent (see take_containers_to_stop).
+  // whose containers were not all granted within allocation_timeout,
+  // running tasks whose executors went silent and tasks stalled for
+  // stall_timeout (see take_containers_to_stop).
   void tick(Clock::time_point now);
   // What the scheduler would still grant the job now. A job that gave its
   // containers back (on_allocation_timeout: retry) asks again once this
@@ -155,7 +162,7 @@ class JobLifecycle {
   TaskRecord* find_mutable(const TaskId& task);
   TaskRecord* by_container(const std::string& container);
   const TaskSpec& spec_of(const TaskId& task) const;
-  void task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost);
+  void task_ended(TaskRecord& task, int exit_code, const std::string& description, bool lost, bool may_restart = true);
   void restart(TaskRecord& task, bool free, const std::string& why, const std::string& budget = "");
   bool in_group(const TaskRecord& task) const;
   int group_restart_budget() const;
@@ -164,6 +171,7 @@ class JobLifecycle {
   void give_up_reattachment(const std::string& why);
   std::string no_replacement_diagnostic(const TaskRecord& task) const;
   void check_allocation(Clock::time_point now);
+  void check_stalls(Clock::time_point now);
   std::string granted_summary() const;
   Room room_of_unfinished_tasks() const;
   void give_every_container_back(const std::string& why, Clock::time_point now);
@@ -185,7 +193,8 @@ class JobLifecycle {
   std::vector<std::string> to_release_;
   JobOutcome outcome_ = JobOutcome::running;
   std::string diagnostics_;
-  int group_restarts_ = 0;  // restarts of PyTorch's group spent from its budget
+  bool collective_group_ = false;  // the chief and workers restart together
+  int group_restarts_ = 0;         // restarts of the collective group spent from its budget
   // Since when some task waits for a container (allocation_timeout).
   std::optional<Clock::time_point> waiting_since_;
   // Since when the job holds nothing and asks for nothing, having given its

@@ -97,6 +97,12 @@ struct JobSpec {
   // nothing until the queue has room for the whole gang. Zero: wait for ever.
   std::chrono::seconds allocation_timeout{600};
   enum class OnAllocationTimeout { fail, retry } on_allocation_timeout = OnAllocationTimeout::fail;
+  // A running tracked task that in this long writes nothing (to its stdout,
+  // its stderr or the job's output directory: event files hold its scalars)
+  // and uses under 5 % of a core is stalled: reported, and with `restart` or
+  // `fail` stopped and handled as a lost task. Zero: never.
+  std::chrono::seconds stall_timeout{0};
+  enum class OnStall { report, restart, fail } on_stall = OnStall::report;
   Framework framework = Framework::tensorflow;
   std::vector<ShippedFile> files;
   std::vector<ShippedFile> archives;
@@ -128,6 +134,7 @@ struct JobSpec {
 };
 
 std::string_view to_string(JobSpec::OnAllocationTimeout action);
+std::string_view to_string(JobSpec::OnStall action);
 
 // The well-known task types and the defaults DESIGN.md gives them.
 namespace task_types {

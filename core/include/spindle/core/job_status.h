@@ -38,6 +38,8 @@ struct TaskStatus {
   std::string certificate_sha256;
   std::optional<int> exit_code;
   std::string exit_description;
+  // While a running task is stalled (stall_timeout), the sentence that says so; else empty.
+  std::string stalled;
   int restarts = 0;
   int lost = 0;
   std::string log_url;
