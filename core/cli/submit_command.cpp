@@ -17,6 +17,7 @@ struct SubmitCommandOptions {
   SpecSource source;
   bool wait = false;
   bool json = false;
+  bool no_fit_check = false;
 };
 
 int run_submit(const SubmitCommandOptions& options) {
@@ -35,6 +36,7 @@ int run_submit(const SubmitCommandOptions& options) {
   }
   client::SubmitOptions submitting;
   submitting.progress = [](const std::string& line) { std::cerr << line << '\n'; };
+  submitting.check_fit = !options.no_fit_check;
   auto submitted = client::submit_job(*spec, *configuration, submitting);
   if (!submitted) {
     const auto& error = submitted.error();
@@ -93,6 +95,11 @@ void add_submit_command(CLI::App& app, int& exit_code) {
   options->source.add_options(*command);
   command->add_flag("--wait", options->wait, "Follow the job to its end; exit 0 if it succeeded, 1 if not");
   command->add_flag("--json", options->json, "Print the application id (and with --wait the outcome) as JSON");
+  command->add_flag("--no-fit-check", options->no_fit_check,
+                    "Submit even if the cluster's nodes now could never hold the job (a container larger than the "
+                    "largest they grant, a label none carries, a gang its queue cannot hold): for clusters whose "
+                    "nodes come and go (autoscaling), which may grant tomorrow what they cannot today. What the "
+                    "ResourceManager refuses when the job asks fails the job, saying why");
   command->callback([options, &exit_code] { exit_code = run_submit(*options); });
 }
 

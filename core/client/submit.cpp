@@ -67,10 +67,11 @@ std::filesystem::path container_binary(const SubmitOptions& options) {
 }
 
 // What the cluster can refuse only after the job started (a label no node
-// has, a container larger than any node) is checked before anything is made.
+// has, a container larger than any node) is checked before anything is made,
+// unless `check_fit` is off: the tasks are then checked only for their queue.
 Result<void, SubmitError> check_against_cluster(const JobSpec& spec, yarn::ApplicationClient& client,
                                                 const yarn::HadoopConfiguration& configuration,
-                                                const yarn::Resources& maximum,
+                                                const yarn::Resources& maximum, bool check_fit,
                                                 const std::function<void(const std::string&)>& progress) {
   auto too_large = [&](const std::string& field, std::uint64_t memory, int vcores) -> std::optional<SubmitError> {
     if (static_cast<std::int64_t>(memory) > maximum.memory_mib) {
@@ -85,20 +86,31 @@ Result<void, SubmitError> check_against_cluster(const JobSpec& spec, yarn::Appli
     }
     return std::nullopt;
   };
+  // The ResourceManager refuses the submission itself when the master's container is too large.
   if (auto problem =
           too_large("application_master", spec.application_master.memory_mib, spec.application_master.vcores)) {
     return *problem;
   }
+  // The largest container the cluster grants is capped by its largest node, so it grows when a
+  // larger node joins: like the labels and the placement below, a verdict on today's nodes.
   std::set<std::string> wanted_labels;
-  for (const auto& task : spec.tasks) {
-    if (auto problem = too_large("tasks." + task.type, task.memory_mib, task.vcores)) return *problem;
-    if (!task.node_label.empty()) wanted_labels.insert(task.node_label);
+  if (check_fit) {
+    for (const auto& task : spec.tasks) {
+      if (auto problem = too_large("tasks." + task.type, task.memory_mib, task.vcores)) return *problem;
+      if (!task.node_label.empty()) wanted_labels.insert(task.node_label);
+    }
   }
   auto queue = client.queue(spec.queue, false);
   if (!queue) {
     // Not being let in is the cluster's answer, not the spec's fault.
     if (queue.error().kind == Error::Kind::authentication) return cluster_error(queue.error().message);
     return bad_input(queue.error().message);
+  }
+  if (!check_fit) {
+    progress(
+        "whether the job fits this cluster's nodes was not checked (--no-fit-check): a container the "
+        "ResourceManager never grants fails the job once it is asked for");
+    return {};
   }
   auto rest = yarn::ResourceManagerRest::from_configuration(configuration);
   auto state = read_cluster_state(client, &rest);
@@ -233,7 +245,8 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
   auto created = client.new_application();
   if (!created) return cluster_error(created.error().message);
-  if (auto checked = check_against_cluster(spec, client, configuration, created->maximum, progress); !checked) {
+  if (auto checked = check_against_cluster(spec, client, configuration, created->maximum, options.check_fit, progress);
+      !checked) {
     return checked.error();
   }
   const auto application_id = created->id.to_string();

@@ -173,7 +173,7 @@ class ApplicationMaster {
           lifecycle_.fail(
               "the ResourceManager refused the containers this job asks for, so it can never run as "
               "it stands: " +
-              allocation.error().message + "; ask for what the cluster grants");
+              allocation.error().message + ".");
           sent_.clear();
           continue;
         }

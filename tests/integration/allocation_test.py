@@ -1,16 +1,20 @@
-"""Jobs that cannot be placed whole never hold their queue, on the plain local YARN
-of tests/yarn-cluster: its node without a label has 12 GiB, and a job that holds
-8 GiB of it leaves room for only part of another job's gang.
+"""Jobs that cannot be placed whole never hold their queue, and jobs never wait for a
+container that will not come or a worker that is gone, on the plain local YARN of
+tests/yarn-cluster: its node without a label has 12 GiB, and a job that holds 8 GiB of
+it leaves room for only part of another job's gang; its scheduler grants containers of
+at most 8192 MiB.
 
 Run by ctest (one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR and
 SPINDLE_SOURCE_DIR set."""
 
 import json
+import os
+import signal
 import time
 import unittest
 import urllib.request
 
-from jobs_on_yarn_test import JobTest, configuration, spindle
+from jobs_on_yarn_test import SPINDLE, JobTest, configuration, process_table, spindle
 
 SMALL_MASTER = {"memory": "256 MiB"}
 
@@ -22,12 +26,13 @@ def resource_manager_view(application_id):
         return json.load(answer)["app"]
 
 
-class AllocationTimeout(JobTest):
-    def submit(self, spec):
-        submitted = spindle("submit", "--json", self.write_spec(spec))
+class JobOnTheBed(JobTest):
+    def submit(self, spec, *flags, env=None):
+        submitted = spindle("submit", "--json", *flags, self.write_spec(spec), env=env)
         self.assertEqual(submitted.returncode, 0, submitted.stderr)
         application = json.loads(submitted.stdout)["application_id"]
         self.addCleanup(spindle, "kill", application)
+        self.submit_stderr = submitted.stderr
         return application
 
     def status(self, application):
@@ -46,6 +51,21 @@ class AllocationTimeout(JobTest):
             time.sleep(0.5)
         self.fail(f"{application}: no {what} within {seconds} s; last status: {json.dumps(status)}")
 
+    def history(self, application):
+        answer = spindle("history", application, "--json")
+        self.assertEqual(answer.returncode, 0, answer.stderr)
+        return json.loads(answer.stdout)
+
+    def assert_ended_within(self, application, since, seconds):
+        """Waits for the job's end, which must come within `seconds` of `since` (time.time()); the end as
+        its status reports it."""
+        ended = self.wait_until(application, "end", lambda status: status["state"] == "FINISHED",
+                                since + seconds - time.time())
+        self.assertLessEqual(time.time() - since, seconds, ended)
+        return ended
+
+
+class AllocationTimeout(JobOnTheBed):
     def hold_eight_gib(self):
         holder = self.submit({"name": "holds-the-room", "application_master": SMALL_MASTER,
                               "tasks": {"worker": {"memory": "8 GiB", "command": "sleep 600"}}})
@@ -105,6 +125,177 @@ class AllocationTimeout(JobTest):
         self.assertEqual(finished["final_status"], "SUCCEEDED", finished)
         for task in finished["job"]["tasks"]:
             self.assertEqual(task["restarts"], 0, task)  # giving back spends no restart
+
+
+def container_processes_of(container):
+    """The live processes of one container: those whose environment, as the NodeManager gave it, names it."""
+    wanted = f"CONTAINER_ID={container}".encode()
+    found = []
+    for pid, _, variables in process_table():
+        if wanted not in variables:
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def tasks_of(status):
+    return {task["task"]: task for task in (status["job"] or {}).get("tasks", [])}
+
+
+class EarlyDeath(JobOnTheBed):
+    """A worker that dies before it takes part fails the job, or is restarted within its max_restarts,
+    with what it wrote on stderr in the diagnostics; the job never waits for it."""
+
+    def assert_history_says(self, application, ended):
+        recorded = self.history(application)
+        self.assertEqual(recorded["state"], "failed", recorded)
+        self.assertEqual(recorded["diagnostics"], ended["diagnostics"], recorded)
+        return recorded
+
+    def test_a_worker_whose_command_does_not_exist_fails_the_job_at_once_saying_why(self):
+        submitted_at = time.time()
+        application = self.submit({"name": "no-such-program", "application_master": SMALL_MASTER,
+                                   "tasks": {"worker": {"memory": "256 MiB", "command": "no-such-program --train"}}})
+        ended = self.assert_ended_within(application, submitted_at, 120)
+        self.assertEqual(ended["final_status"], "FAILED", ended)
+        self.assertRegex(ended["diagnostics"], r"^worker:0 failed: exited with 127 \(container_\S+ on \S+\)\. ")
+        self.assertNotIn("restart(s)", ended["diagnostics"])
+        self.assertIn("The end of its stderr:\n", ended["diagnostics"])
+        self.assertIn("no-such-program: not found", ended["diagnostics"])
+        self.assert_history_says(application, ended)
+
+    def test_a_worker_whose_command_does_not_exist_is_restarted_twice_then_fails_the_job(self):
+        submitted_at = time.time()
+        application = self.submit({"name": "no-such-program-thrice", "application_master": SMALL_MASTER,
+                                   "tasks": {"worker": {"memory": "256 MiB", "max_restarts": 2,
+                                                        "command": "no-such-program --train"}}})
+        ended = self.assert_ended_within(application, submitted_at, 180)
+        self.assertEqual(ended["final_status"], "FAILED", ended)
+        self.assertRegex(ended["diagnostics"],
+                         r"^worker:0 failed: exited with 127 \(container_\S+ on \S+\) after 2 restart\(s\)\. ")
+        self.assertIn("no-such-program: not found", ended["diagnostics"])
+        self.assertEqual(tasks_of(ended)["worker:0"]["restarts"], 2, ended)
+        recorded = self.assert_history_says(application, ended)
+        attempts = [attempt for attempt in recorded["attempts"] if attempt["task"] == "worker:0"]
+        self.assertEqual([attempt["attempt"] for attempt in attempts], [0, 1, 2], recorded["attempts"])
+        self.assertEqual([attempt["exit_code"] for attempt in attempts], [127, 127, 127], recorded["attempts"])
+        self.assertEqual(len({attempt["container"] for attempt in attempts}), 3, recorded["attempts"])
+
+    # The executor registers its task within milliseconds of its container's start, too soon for any
+    # kill from outside to land before it. So the container binary these jobs stage is a wrapper that
+    # stops worker:1's first attempt where its executor would start, having said so on stderr, and
+    # hands everything else (the master, worker:0, worker:1's later attempts) to spindle-container;
+    # since every container runs on this machine, by its path. To the master such a worker is what
+    # any worker that dies before it registers is: a container it launched that never registered
+    # (while worker:0 did, and waits for a cluster that cannot be complete without worker:1), and
+    # whose NodeManager then reports it ended. The wrapper either exits 3 by itself, as an executor
+    # that cannot start does, or waits until the test kills it with SIGKILL, as the kernel's OOM
+    # killer or an operator would.
+    HELD = "worker:1 is held before its executor starts"
+    DIES = "worker:1 dies before its executor starts"
+
+    def with_worker_one_stopped_first(self, max_restarts, stop):
+        wrapper = os.path.join(self.directory, "spindle-container")
+        with open(wrapper, "w") as script:
+            script.write("#!/bin/sh\n"
+                         'case " $* " in\n'
+                         '  *" task --task worker:1 "*" --attempt 0 "*)\n'
+                         f"    {stop} ;;\n"
+                         "esac\n"
+                         f'exec {os.path.join(os.path.dirname(SPINDLE), "spindle-container")} "$@"\n')
+        os.chmod(wrapper, 0o755)
+        return self.submit({"name": f"early-death-{max_restarts}", "application_master": SMALL_MASTER,
+                            "tasks": {"worker": {"instances": 2, "memory": "256 MiB", "max_restarts": max_restarts,
+                                                 "command": "echo \"$TF_CONFIG\""}}},
+                           env={"SPINDLE_CONTAINER_BINARY": wrapper})
+
+    def held_before_registration(self, max_restarts):
+        application = self.with_worker_one_stopped_first(max_restarts, f'echo "{self.HELD}" >&2; exec sleep 600')
+        held = self.wait_until(application, "worker:0 registered while worker:1 is launched but not registered",
+                               lambda status: status["job"] and tasks_of(status)["worker:0"]["phase"] == "registered"
+                               and tasks_of(status)["worker:1"]["phase"] == "launching"
+                               and container_processes_of(tasks_of(status)["worker:1"]["container"]), 120)
+        # worker:0 waits for the cluster, which is not published without worker:1.
+        self.assertEqual(held["job"]["cluster_version"], 0, held)
+        container = tasks_of(held)["worker:1"]["container"]
+        for pid in container_processes_of(container):
+            os.kill(pid, signal.SIGKILL)
+        return application, container, time.time()
+
+    def test_a_worker_that_dies_before_it_registers_fails_the_job_with_its_stderr(self):
+        submitted_at = time.time()
+        application = self.with_worker_one_stopped_first(0, f'echo "{self.DIES}" >&2; exit 3')
+        ended = self.assert_ended_within(application, submitted_at, 120)
+        self.assertEqual(ended["final_status"], "FAILED", ended)
+        self.assertRegex(ended["diagnostics"], r"^worker:1 failed: its container exited with 3 \(container_\S+ on \S+\)"
+                                               r"\. The end of its stderr:\n")
+        self.assertTrue(ended["diagnostics"].endswith(f"\n{self.DIES}\n"), ended["diagnostics"])
+        self.assertEqual(tasks_of(ended)["worker:0"]["phase"], "stopped", ended)
+        self.assert_history_says(application, ended)
+
+    def test_a_worker_killed_before_it_registers_fails_the_job_saying_so(self):
+        application, container, killed_at = self.held_before_registration(max_restarts=0)
+        ended = self.assert_ended_within(application, killed_at, 60)
+        self.assertEqual(ended["final_status"], "FAILED", ended)
+        # Killed by a signal, a container's NodeManager quotes none of its stderr.
+        self.assertRegex(ended["diagnostics"],
+                         rf"^worker:1 failed: its container exited with 137 \({container} on \S+\)\.$")
+        phases = {task: record["phase"] for task, record in tasks_of(ended).items()}
+        self.assertEqual(phases, {"worker:0": "stopped", "worker:1": "failed"}, ended)
+        self.assert_history_says(application, ended)
+
+    def test_a_worker_killed_before_it_registers_is_restarted_and_the_job_succeeds(self):
+        application, container, killed_at = self.held_before_registration(max_restarts=1)
+        ended = self.assert_ended_within(application, killed_at, 120)
+        self.assertEqual(ended["final_status"], "SUCCEEDED", ended)
+        tasks = tasks_of(ended)
+        self.assertEqual((tasks["worker:1"]["restarts"], tasks["worker:0"]["restarts"]), (1, 0), ended)
+        self.assertEqual(ended["job"]["cluster_version"], 1, ended)  # the first cluster, complete with the new worker:1
+        recorded = self.history(application)
+        self.assertEqual(recorded["state"], "succeeded", recorded)
+        first = [attempt for attempt in recorded["attempts"]
+                 if attempt["task"] == "worker:1" and attempt["attempt"] == 0]
+        self.assertEqual(len(first), 1, recorded["attempts"])
+        self.assertEqual((first[0]["container"], first[0]["exit_code"]), (container, 137), first)
+
+
+class RefusedAtAllocation(JobOnTheBed):
+    """A request the ResourceManager refuses when the application master asks for it ends the job at once.
+    `submit` refuses such a spec itself, so the test skips its check with --no-fit-check."""
+
+    def test_more_memory_than_the_scheduler_grants_fails_the_job_at_once_with_its_reason(self):
+        spec = {"name": "refused-at-allocation", "application_master": SMALL_MASTER,
+                "tasks": {"worker": {"memory": "64 GiB", "command": "true"}}}
+        checked = spindle("submit", self.write_spec(spec))
+        self.assertEqual(checked.returncode, 2, checked.stdout + checked.stderr)  # without the flag: refused at submit
+        submitted_at = time.time()
+        application = self.submit(spec, "--no-fit-check")
+        skipped = [line for line in self.submit_stderr.splitlines() if "--no-fit-check" in line]
+        self.assertEqual(skipped, ["whether the job fits this cluster's nodes was not checked (--no-fit-check): a "
+                                   "container the ResourceManager never grants fails the job once it is asked for"],
+                         self.submit_stderr)
+        ended = self.assert_ended_within(application, submitted_at, 60)
+        self.assertEqual(ended["final_status"], "FAILED", ended)
+        self.assertEqual(ended["diagnostics"],
+                         "the ResourceManager refused the containers this job asks for, so it can never run as it "
+                         "stands: the request <memory:65536, vCores:1> is larger than the largest container the "
+                         "cluster grants (<memory:8192, vCores:16, yarn.io/gpu: 2>); ask for less.")
+        recorded = self.history(application)
+        self.assertEqual(recorded["state"], "failed", recorded)
+        self.assertEqual(recorded["diagnostics"], ended["diagnostics"], recorded)
+        self.assertEqual(tasks_of(ended)["worker:0"]["container"], "", ended)  # none was ever granted
+        # The ResourceManager holds the master's container until its node reports it gone; for an application
+        # that finished it counts -1.
+        deadline = time.time() + 30
+        while resource_manager_view(application)["runningContainers"] > 0 and time.time() < deadline:
+            time.sleep(0.5)
+        self.assertLessEqual(resource_manager_view(application)["runningContainers"], 0,
+                             resource_manager_view(application))
 
 
 if __name__ == "__main__":

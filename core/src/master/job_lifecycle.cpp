@@ -42,6 +42,20 @@ std::string describe_yarn_exit(int exit_status, const std::string& diagnostics) 
   return text;
 }
 
+// The end of a failed container's stderr, as its NodeManager quotes it in the container's
+// diagnostics ("Last 4096 bytes of stderr :"): all there is to say why a task whose executor
+// never reported (it died before it registered, or could not start) ended.
+std::string stderr_in_diagnostics(const std::string& diagnostics) {
+  constexpr std::string_view quoted = " bytes of stderr :\n";
+  constexpr std::size_t kept_bytes = 2048;  // as much as an executor reports of its own
+  const auto at = diagnostics.find(quoted);
+  if (at == std::string::npos) return "";
+  std::string tail = diagnostics.substr(at + quoted.size());
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+  if (tail.size() > kept_bytes) tail.erase(0, tail.size() - kept_bytes);
+  return tail.empty() ? tail : tail + "\n";
+}
+
 }  // namespace
 
 std::string_view to_string(TaskPhase phase) {
@@ -351,6 +365,7 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
     return;
   }
   const auto node = task->node;
+  if (!task->reported) task->stderr_tail = stderr_in_diagnostics(diagnostics);
   task_ended(*task, exit_status, describe_yarn_exit(exit_status, diagnostics), lost);
   if (lost && exit_status != -102 && task->phase == TaskPhase::requested) {
     // Gone with its node: another node must fit it, which is not sure.

@@ -286,6 +286,42 @@ TEST_F(Lifecycle, ASilentExecutorWithoutRestartsLeftFailsTheJobSayingWhy) {
       << lifecycle_->diagnostics();
 }
 
+// A worker that died before it registered never reported: what it wrote on stderr comes from its
+// NodeManager's diagnostics, and its peer, registered and waiting for the cluster, waits no longer.
+TEST_F(Lifecycle, AWorkerDeadBeforeItRegisteredFailsTheJobWithTheStderrItsNodeQuotes) {
+  make("command: x\ntasks: {worker: {instances: 2, max_restarts: 1}}\n");
+  const auto worker0 = lifecycle_->assign_container("worker", "c0", "node:1", "node:2", "");
+  const auto worker1 = lifecycle_->assign_container("worker", "c1", "node:1", "node:2", "");
+  ASSERT_TRUE(worker0 && worker1);
+  ASSERT_TRUE(lifecycle_->register_task(*worker0, HostPort{"h", 1000}, "c0").ok());
+  const std::string diagnostics =
+      "Exception from container-launch.\nContainer id: c1\nExit code: 3\n\n"
+      "[2026-01-05 10:00:00.000]Container exited with a non-zero exit code 3. Error file: prelaunch.err.\n"
+      "Last 4096 bytes of prelaunch.err :\nLast 4096 bytes of stderr :\nfirst attempt dies\n\n\n";
+  lifecycle_->container_completed("c1", 3, diagnostics);
+  EXPECT_EQ(task("worker", 1).phase, TaskPhase::requested);  // restart 1 of 1
+  EXPECT_EQ(lifecycle_->containers_wanted().at("worker"), 1);
+  const auto again = lifecycle_->assign_container("worker", "c2", "node:1", "node:2", "");
+  ASSERT_TRUE(again);
+  lifecycle_->container_completed("c2", 3, std::string(diagnostics).replace(diagnostics.find("first"), 5, "again"));
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_EQ(lifecycle_->diagnostics(),
+            "worker:1 failed: its container exited with 3 (c2 on node:1) after 1 restart(s). The end of its "
+            "stderr:\nagain attempt dies\n");
+}
+
+// Killed by a signal, a container's diagnostics quote no stderr; nothing of an earlier attempt's is told.
+TEST_F(Lifecycle, AContainerWhoseDiagnosticsQuoteNoStderrAddsNone) {
+  make("command: x\ntasks: {worker: {max_restarts: 1}}\n");
+  ASSERT_TRUE(lifecycle_->assign_container("worker", "c0", "n", "n", ""));
+  lifecycle_->container_completed("c0", 3, "Last 4096 bytes of stderr :\nfirst attempt dies\n");
+  ASSERT_TRUE(lifecycle_->assign_container("worker", "c1", "n", "n", ""));
+  lifecycle_->container_completed(
+      "c1", 137, "[2026-01-05 10:00:00.000]Container killed on request. Exit code is 137\nKilled by external signal\n");
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+  EXPECT_EQ(lifecycle_->diagnostics(), "worker:0 failed: its container exited with 137 (c1 on n) after 1 restart(s).");
+}
+
 TEST_F(Lifecycle, HeartbeatTimeoutZeroNeverDeclaresATaskLost) {
   make("command: x\nheartbeat_timeout: 0\ntasks: {worker: {instances: 1}}\n");
   start_all();

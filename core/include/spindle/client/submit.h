@@ -33,6 +33,11 @@ struct SubmitOptions {
   // The MLflow tracking server jobs are recorded in when their spec names
   // none (the app's setting); empty: MLFLOW_TRACKING_URI, if set.
   std::string mlflow_tracking_uri;
+  // Whether the job is refused when the nodes the cluster has now can never hold it (a container
+  // larger than the largest it grants, a node label no node carries, a gang its queue can never
+  // hold). Off for clusters whose nodes come and go: the ResourceManager then refuses what it
+  // cannot grant once the application master asks, and the job fails saying why.
+  bool check_fit = true;
 };
 
 // How the job's Python environment reached the cluster.
