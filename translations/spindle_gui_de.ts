@@ -246,6 +246,31 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>off (default); 30s or more</source>
+        <translation>aus (Vorgabe); 30s oder mehr</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A running task that writes nothing (stdout, stderr, the output) and uses under 5% of a core for this long is stalled</source>
+        <translation>Eine laufende Aufgabe, die so lange nichts schreibt (stdout, stderr, die Ausgabe) und unter 5 % eines Kerns nutzt, hängt</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Report it</source>
+        <translation>Melden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restart the task</source>
+        <translation>Die Aufgabe neu starten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fail the task</source>
+        <translation>Die Aufgabe scheitern lassen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>optional; passed on as DTF_DOCKER_IMAGE</source>
         <translation>optional; wird als DTF_DOCKER_IMAGE weitergegeben</translation>
     </message>
@@ -371,6 +396,16 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Stall t&amp;imeout:</source>
+        <translation>Zeitl&amp;imit ohne Fortschritt:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>When a task &amp;stalls:</source>
+        <translation>Wenn eine Aufgabe hän&amp;gt:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Docker image:</source>
         <translation>Docker-&amp;Image:</translation>
     </message>
@@ -405,7 +440,7 @@
         <translation>Python-Umgebung</translation>
     </message>
     <message numerus="yes">
-        <location line="+142"/>
+        <location line="+151"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n Warteschlange auf diesem Cluster</numerusform>
@@ -624,12 +659,17 @@
 <context>
     <name>spindle::gui::ContainerTableModel</name>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="+90"/>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="+83"/>
+        <source>stalled</source>
+        <translation>hängt</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>stdout · stderr</source>
         <translation>stdout · stderr</translation>
     </message>
     <message numerus="yes">
-        <location line="+56"/>
+        <location line="+57"/>
         <source>%n restart(s) spent, %1 container(s) lost</source>
         <translation>
             <numerusform>%n Neustart verbraucht, %1 Container verloren</numerusform>
@@ -683,6 +723,11 @@
         <location line="+1"/>
         <source>%1 was killed</source>
         <translation>%1 wurde abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 has a stalled task</source>
+        <translation>%1 hat eine hängende Aufgabe</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1202,7 +1247,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::JobView</name>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="+119"/>
+        <location filename="../app/src/jobview/jobview.cpp" line="+123"/>
         <source>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</source>
         <translation>TensorBoard erscheint hier über Spindles lokalen Proxy, solange der tensorboard-Task des Jobs läuft.</translation>
     </message>
@@ -1257,7 +1302,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Das TensorBoard des Jobs</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>%1 was killed.</source>
         <translation>%1 wurde beendet.</translation>
     </message>
@@ -1332,7 +1377,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Unbekannt</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+89"/>
+        <source>The job %1.</source>
+        <translation>Der Job: %1.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>Kill job</source>
         <translation>Job beenden</translation>
     </message>

@@ -246,6 +246,31 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>off (default); 30s or more</source>
+        <translation>off (default); 30s or more</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A running task that writes nothing (stdout, stderr, the output) and uses under 5% of a core for this long is stalled</source>
+        <translation>A running task that writes nothing (stdout, stderr, the output) and uses under 5% of a core for this long is stalled</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Report it</source>
+        <translation>Report it</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restart the task</source>
+        <translation>Restart the task</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fail the task</source>
+        <translation>Fail the task</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>optional; passed on as DTF_DOCKER_IMAGE</source>
         <translation>optional; passed on as DTF_DOCKER_IMAGE</translation>
     </message>
@@ -371,6 +396,16 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Stall t&amp;imeout:</source>
+        <translation>Stall t&amp;imeout:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>When a task &amp;stalls:</source>
+        <translation>When a task &amp;stalls:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Docker image:</source>
         <translation>&amp;Docker image:</translation>
     </message>
@@ -405,7 +440,7 @@
         <translation>Python environment</translation>
     </message>
     <message numerus="yes">
-        <location line="+142"/>
+        <location line="+151"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n queue on this cluster</numerusform>
@@ -624,12 +659,17 @@
 <context>
     <name>spindle::gui::ContainerTableModel</name>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="+90"/>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="+83"/>
+        <source>stalled</source>
+        <translation>stalled</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>stdout · stderr</source>
         <translation>stdout · stderr</translation>
     </message>
     <message numerus="yes">
-        <location line="+56"/>
+        <location line="+57"/>
         <source>%n restart(s) spent, %1 container(s) lost</source>
         <translation>
             <numerusform>%n restart spent, %1 container(s) lost</numerusform>
@@ -683,6 +723,11 @@
         <location line="+1"/>
         <source>%1 was killed</source>
         <translation>%1 was killed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 has a stalled task</source>
+        <translation>%1 has a stalled task</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1202,7 +1247,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobView</name>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="+119"/>
+        <location filename="../app/src/jobview/jobview.cpp" line="+123"/>
         <source>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</source>
         <translation>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</translation>
     </message>
@@ -1257,7 +1302,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>The job&apos;s TensorBoard</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>%1 was killed.</source>
         <translation>%1 was killed.</translation>
     </message>
@@ -1332,7 +1377,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Unknown</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+89"/>
+        <source>The job %1.</source>
+        <translation>The job %1.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>Kill job</source>
         <translation>Kill job</translation>
     </message>

@@ -405,6 +405,8 @@ class DesignerTest : public QObject {
                               QStringLiteral("replacement_timeout"),
                               QStringLiteral("allocation_timeout"),
                               QStringLiteral("on_allocation_timeout"),
+                              QStringLiteral("stall_timeout"),
+                              QStringLiteral("on_stall"),
                               QStringLiteral("docker_image"),
                               QStringLiteral("file_systems"),
                               QStringLiteral("application_master.memory")};

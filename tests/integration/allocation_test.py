@@ -9,12 +9,15 @@ SPINDLE_SOURCE_DIR set."""
 
 import json
 import os
+import re
 import signal
+import sys
 import time
 import unittest
 import urllib.request
 
-from jobs_on_yarn_test import SPINDLE, JobTest, configuration, process_table, spindle
+from jobs_on_yarn_test import (SPINDLE, JobTest, configuration, process_table, spindle,
+                               wait_for_no_processes)
 
 SMALL_MASTER = {"memory": "256 MiB"}
 
@@ -262,6 +265,89 @@ class EarlyDeath(JobOnTheBed):
                  if attempt["task"] == "worker:1" and attempt["attempt"] == 0]
         self.assertEqual(len(first), 1, recorded["attempts"])
         self.assertEqual((first[0]["container"], first[0]["exit_code"]), (container, 137), first)
+
+
+STALL_SENTENCE = ("stalled: it wrote nothing (stdout, stderr, the job's output) and used under 5% of a core for 30s "
+                  "(stall_timeout)")
+
+
+class Stalls(JobOnTheBed):
+    """A task that sleeps without a word is stalled at stall_timeout (30 s, the least the spec takes):
+    the master hears from it every 5 s and looks every second, so the word comes 30 to 36 s after the
+    task's last sign of life."""
+
+    def watch(self, application, since, seconds):
+        """Follows the job to its end, which must come within `seconds` of `since`; the history then holds
+        every event of the job (a follower records them)."""
+        watched = spindle("watch", application, timeout=seconds)
+        self.assertLessEqual(time.time() - since, seconds)
+        return watched
+
+    def events(self, application, kind, task="worker:0"):
+        return [e for e in self.history(application)["events"] if e["kind"] == kind and e["task"] == task]
+
+    def assert_stalled_in_time(self, application):
+        """The stall's event, 30 to 40 s after the cluster was published (the worker's start)."""
+        published = [e for e in self.history(application)["events"] if e["kind"] == "cluster"][0]
+        stalled = self.events(application, "stalled")
+        self.assertEqual(len(stalled), 1, stalled)
+        after = (stalled[0]["time_ms"] - published["time_ms"]) / 1000
+        print(f"stalled {after:.1f} s after the worker started", file=sys.stderr)
+        self.assertGreaterEqual(after, 30, stalled)
+        self.assertLessEqual(after, 40, stalled)
+        return stalled[0]
+
+    def test_a_sleeping_task_is_reported_stalled_and_no_longer_once_it_writes(self):
+        application = self.submit({
+            "name": "stalls-then-writes", "application_master": SMALL_MASTER, "stall_timeout": "30s",
+            "tasks": {"worker": {"memory": "256 MiB", "command": "echo started; sleep 45; echo woke up; sleep 2"}}})
+        stalled = self.wait_until(application, "stalled worker", lambda status: status["job"] and any(
+            task["stalled"] for task in status["job"]["tasks"]), 120)
+        self.assertEqual(tasks_of(stalled)["worker:0"]["stalled"], STALL_SENTENCE)
+        self.assertEqual(tasks_of(stalled)["worker:0"]["phase"], "running")
+        shown = spindle("status", application)
+        self.assertIn("worker:0 " + STALL_SENTENCE + "\n", shown.stdout)
+        event = self.assert_stalled_in_time(application)
+        self.assertEqual(event["message"], STALL_SENTENCE + "; it is left running (on_stall: report)")
+        # It writes again, and runs to its end.
+        watched = self.watch(application, time.time(), 60)
+        self.assertEqual(watched.returncode, 0, watched.stdout + watched.stderr)
+        self.assertEqual(self.history(application)["state"], "succeeded")
+        self.assertEqual(len(self.events(application, "stalled")), 1)
+        self.assertEqual(len(self.events(application, "working")), 1)
+
+    def test_on_stall_restart_stops_the_stalled_attempt_and_the_next_one_runs(self):
+        submitted = time.time()
+        application = self.submit({
+            "name": "stalls-and-restarts", "application_master": SMALL_MASTER, "stall_timeout": "30s",
+            "on_stall": "restart",
+            "tasks": {"worker": {"memory": "256 MiB", "max_restarts": 1,
+                                 "command": "if [ $SPINDLE_ATTEMPT = 0 ]; then sleep 600; fi; echo second attempt"}}})
+        watched = self.watch(application, submitted, 120)
+        self.assertEqual(watched.returncode, 0, watched.stdout + watched.stderr)
+        self.assertEqual(self.history(application)["state"], "succeeded")
+        self.assert_stalled_in_time(application)
+        attempts = [a for a in self.history(application)["attempts"] if a["task"] == "worker:0"]
+        self.assertEqual([a["attempt"] for a in attempts], [0, 1], attempts)
+        self.assertEqual(attempts[0]["exit_description"],
+                         STALL_SENTENCE + ", so its container was stopped (on_stall: restart)")
+        self.assertNotEqual(attempts[0]["container"], attempts[1]["container"])
+        self.assertEqual(wait_for_no_processes(application), [], "processes of the job are still running")
+
+    def test_on_stall_fail_fails_the_job_saying_why(self):
+        submitted = time.time()
+        application = self.submit({
+            "name": "stalls-and-fails", "application_master": SMALL_MASTER, "stall_timeout": "30s",
+            "on_stall": "fail", "tasks": {"worker": {"memory": "256 MiB", "max_restarts": 3, "command": "sleep 600"}}})
+        watched = self.watch(application, submitted, 120)
+        self.assertEqual(watched.returncode, 1, watched.stdout + watched.stderr)
+        record = self.history(application)
+        self.assertEqual(record["state"], "failed")
+        self.assertRegex(record["diagnostics"],
+                         "^worker:0 failed: " + re.escape(STALL_SENTENCE + ", so its container was stopped "
+                                                          "(on_stall: fail)") + r" \(container_\S+ on \S+\)\.$")
+        self.assert_stalled_in_time(application)
+        self.assertEqual(wait_for_no_processes(application), [], "processes of the job are still running")
 
 
 class RefusedAtAllocation(JobOnTheBed):

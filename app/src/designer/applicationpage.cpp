@@ -119,6 +119,15 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
   onAllocationTimeout_ = new QComboBox;
   onAllocationTimeout_->addItem(tr("Fail the job"), QStringLiteral("fail"));
   onAllocationTimeout_->addItem(tr("Wait holding nothing, then try again"), QStringLiteral("retry"));
+  stallTimeout_ = new QLineEdit;
+  stallTimeout_->setPlaceholderText(tr("off (default); 30s or more"));
+  stallTimeout_->setToolTip(
+      tr("A running task that writes nothing (stdout, stderr, the output) and uses under 5% of "
+         "a core for this long is stalled"));
+  onStall_ = new QComboBox;
+  onStall_->addItem(tr("Report it"), QStringLiteral("report"));
+  onStall_->addItem(tr("Restart the task"), QStringLiteral("restart"));
+  onStall_->addItem(tr("Fail the task"), QStringLiteral("fail"));
   dockerImage_ = new QLineEdit;
   dockerImage_->setPlaceholderText(tr("optional; passed on as DTF_DOCKER_IMAGE"));
   fileSystems_ = new QLineEdit;
@@ -167,6 +176,9 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
                        fieldWithMessage(messages, QStringLiteral("allocation_timeout"), allocationTimeout_));
   advancedForm->addRow(tr("When not all &granted:"),
                        fieldWithMessage(messages, QStringLiteral("on_allocation_timeout"), onAllocationTimeout_));
+  advancedForm->addRow(tr("Stall t&imeout:"),
+                       fieldWithMessage(messages, QStringLiteral("stall_timeout"), stallTimeout_));
+  advancedForm->addRow(tr("When a task &stalls:"), fieldWithMessage(messages, QStringLiteral("on_stall"), onStall_));
   advancedForm->addRow(tr("&Docker image:"), fieldWithMessage(messages, QStringLiteral("docker_image"), dockerImage_));
   advancedForm->addRow(tr("Fi&le systems:"), fieldWithMessage(messages, QStringLiteral("file_systems"), fileSystems_));
   advancedForm->addRow(tr("Application master &memory:"),
@@ -199,10 +211,11 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
     pythonEnvHint_->setProperty("problem", found.problem);
   });
   for (auto* edit : {name_, output_, input_, script_, tags_, timeout_, heartbeatTimeout_, replacementTimeout_,
-                     allocationTimeout_, dockerImage_, fileSystems_, amMemory_, pythonEnv_}) {
+                     allocationTimeout_, stallTimeout_, dockerImage_, fileSystems_, amMemory_, pythonEnv_}) {
     connect(edit, &QLineEdit::textChanged, this, &ApplicationPage::changed);
   }
   connect(onAllocationTimeout_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ApplicationPage::changed);
+  connect(onStall_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ApplicationPage::changed);
   connect(queue_, &QComboBox::currentTextChanged, this, &ApplicationPage::changed);
   connect(framework_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ApplicationPage::changed);
   for (auto* spin : {priority_, maxAttempts_, static_cast<QSpinBox*>(amVcores_)}) {
@@ -231,6 +244,8 @@ void ApplicationPage::load(const JobSpec& spec) {
                                QSignalBlocker(replacementTimeout_),
                                QSignalBlocker(allocationTimeout_),
                                QSignalBlocker(onAllocationTimeout_),
+                               QSignalBlocker(stallTimeout_),
+                               QSignalBlocker(onStall_),
                                QSignalBlocker(dockerImage_),
                                QSignalBlocker(fileSystems_),
                                QSignalBlocker(amMemory_),
@@ -272,6 +287,8 @@ void ApplicationPage::load(const JobSpec& spec) {
                                   : QString());
   onAllocationTimeout_->setCurrentIndex(
       onAllocationTimeout_->findData(qs(std::string(to_string(spec.on_allocation_timeout)))));
+  stallTimeout_->setText(spec.stall_timeout.count() > 0 ? qs(format_duration(spec.stall_timeout)) : QString());
+  onStall_->setCurrentIndex(onStall_->findData(qs(std::string(to_string(spec.on_stall)))));
   dockerImage_->setText(qs(spec.docker_image));
   pythonEnv_->setText(qs(spec.python_env));
   pythonEnvInspector_->inspect(pythonEnv_->text());
@@ -298,6 +315,10 @@ void ApplicationPage::write(nlohmann::ordered_json& document) const {
   if (!text(allocationTimeout_).isEmpty()) document["allocation_timeout"] = ss(text(allocationTimeout_));
   if (const QString action = onAllocationTimeout_->currentData().toString(); action != QLatin1String("fail")) {
     document["on_allocation_timeout"] = ss(action);
+  }
+  if (!text(stallTimeout_).isEmpty()) document["stall_timeout"] = ss(text(stallTimeout_));
+  if (const QString action = onStall_->currentData().toString(); action != QLatin1String("report")) {
+    document["on_stall"] = ss(action);
   }
   document["framework"] = ss(framework_->currentData().toString());
   if (const auto files = files_->pairs(); !files.isEmpty()) document["files"] = toObject(files);

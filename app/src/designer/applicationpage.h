@@ -59,6 +59,8 @@ class ApplicationPage : public QWidget {
   QLineEdit* replacementTimeout_;
   QLineEdit* allocationTimeout_;
   QComboBox* onAllocationTimeout_;
+  QLineEdit* stallTimeout_;
+  QComboBox* onStall_;
   QLineEdit* dockerImage_;
   QLineEdit* fileSystems_;
   QLineEdit* amMemory_;

@@ -448,7 +448,10 @@ void JobLifecycle::restart_group(TaskRecord& task, bool free, const std::string&
   const std::string cause = task.id.to_string() + " ended: " + why;
   for (auto& member : tasks_) {
     if (&member == &task || !in_group(member) || member.phase == TaskPhase::requested) continue;
-    if (member.stopped_for_group) continue;
+    // A member still waiting for its first cluster joined no group yet: the next one names the new member.
+    if (member.stopped_for_group || member.phase == TaskPhase::launching || member.phase == TaskPhase::registered) {
+      continue;
+    }
     if (is_final(member.phase) || member.container.empty()) {
       restart(member, true, "restarted with its group, as " + cause);
       continue;

@@ -191,6 +191,31 @@ TEST_F(Lifecycle, AMultiWorkerMirroredMemberFailingRestartsItsGroup) {
   EXPECT_NE(lifecycle_->diagnostics().find("worker:2 failed: "), std::string::npos) << lifecycle_->diagnostics();
 }
 
+// Before the first cluster there is no group to break: a member that dies before it registers
+// restarts alone, spending the group's budget, while the others wait for the cluster that names it.
+TEST_F(Lifecycle, AMemberDeadBeforeTheFirstClusterRestartsAlone) {
+  make("command: x\ntasks: {worker: {instances: 2, max_restarts: 1}}\n");
+  const auto granted = [&](const std::string& container) {
+    auto task = lifecycle_->assign_container("worker", container, "node:1", "node:2", "");
+    EXPECT_TRUE(task.has_value());
+    return *task;
+  };
+  const auto first = granted("c_0");
+  ASSERT_TRUE(lifecycle_->register_task(first, HostPort{"h", 1000}, "c_0").ok());
+  const auto second = granted("c_1");
+  lifecycle_->container_completed("c_1", 137, "");
+  EXPECT_TRUE(lifecycle_->take_containers_to_stop().empty());
+  EXPECT_EQ(task("worker", first.index).phase, TaskPhase::registered);
+  EXPECT_EQ(task("worker", second.index).phase, TaskPhase::requested);
+  EXPECT_EQ(task("worker", second.index).restarts, 1);
+  start_all();
+  EXPECT_EQ(rendezvous_->current()->version, 1u);
+  EXPECT_EQ(task("worker", first.index).phase, TaskPhase::running);
+  // The budget is spent: the next failure ends the job.
+  end("worker", second.index, 1);
+  EXPECT_EQ(lifecycle_->outcome(), JobOutcome::failed);
+}
+
 TEST_F(Lifecycle, ALoneTensorFlowWorkerIsNoGroup) {
   make("command: x\ntasks: {worker: {max_restarts: 1}, evaluator: {}}\n");
   start_all();
@@ -465,6 +490,9 @@ TEST_F(Lifecycle, ATaskThatNeitherWritesNorComputesIsReportedStalledAndLeftRunni
             1);
   const auto status = job_status(*lifecycle_, "application_1_1", 1, 0);
   EXPECT_EQ(status.tasks[0].stalled, task("worker", 0).stalled);
+  const auto read_back = parse_job_status(to_json(status));
+  ASSERT_TRUE(read_back.ok());
+  EXPECT_EQ(read_back->tasks[0].stalled, task("worker", 0).stalled);
   // It writes again: no longer stalled.
   beat(*lifecycle_, task("worker", 0), start, 85, 1.36, 300, 7);
   EXPECT_TRUE(task("worker", 0).stalled.empty());

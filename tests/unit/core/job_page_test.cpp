@@ -54,6 +54,16 @@ TEST(JobPage, ShowsEveryTaskAndTheTensorBoardLink) {
   EXPECT_EQ(page.find("<script"), std::string::npos);
 }
 
+TEST(JobPage, AStalledTaskSaysSoBesideItsState) {
+  auto status = running_job();
+  status.tasks[0].stalled = "stalled: it wrote nothing <here> for 30s (stall_timeout)";
+  const auto page = render_job_page(status);
+  EXPECT_NE(page.find("running<br><span class=\"stalled\">stalled: it wrote nothing &lt;here&gt; for 30s "
+                      "(stall_timeout)</span>"),
+            std::string::npos)
+      << page;
+}
+
 TEST(JobPage, AnEndedJobStopsReloading) {
   auto status = running_job();
   status.state = "failed";
