@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -40,6 +41,7 @@
 #include "jobview/scalarfeed.h"
 #include "jobview/usagechartview.h"
 #include "mainwindow.h"
+#include "notify/desktopnotifications.h"
 #include "screenshot.h"
 #include "spindle/client/history_store.h"
 #include "statusmessage.h"
@@ -657,6 +659,43 @@ class JobViewTest : public QObject {
     QTRY_VERIFY(!view->specYaml().isEmpty());
     emit view->openSpecInDesignerRequested(view->specYaml());
     QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.designer()));
+  }
+
+  void aStalledTaskIsShownAndToldOncePerStall() {
+    const QString history = directory_.filePath(QStringLiteral("history.sqlite"));
+    MainWindow window(history);
+    JobView::install(window, history);
+    const QString id = QStringLiteral("application_1795288567147_0077");
+    window.openJob(id);
+    auto* view = qobject_cast<JobView*>(window.jobTab(id));
+    QVERIFY(view);
+    QSignalSpy told(&window, &MainWindow::jobEndNotified);
+    JobStatus status = sampleJob();
+    status.waiting_for = "waits for containers: 1 of the job's 2 containers (1 of 2 worker) granted after 20s";
+    const std::string sentence =
+        "stalled: it wrote nothing (stdout, stderr, the job's output) and used under 5% of "
+        "a core for 30s (stall_timeout)";
+    status.tasks[1].stalled = sentence;
+    view->applyStatus(status, 0);
+    view->applyStatus(status, 0);
+    QCOMPARE(told.count(), 1);
+    const auto notice = told.at(0).at(0).value<JobEndNotice>();
+    QCOMPARE(notice.state, QStringLiteral("stalled"));
+    QCOMPARE(notice.diagnostics, QString::fromStdString(status.tasks[1].task + " " + sentence));
+    QCOMPARE(DesktopNotifications::summary(notice), QStringLiteral("wine-parameter-server has a stalled task"));
+    const QModelIndex state = view->model()->index(1, ContainerTableModel::StateColumn);
+    QVERIFY2(state.data().toString().endsWith(QStringLiteral(" · stalled")), qPrintable(state.data().toString()));
+    QCOMPARE(state.data(Qt::ToolTipRole).toString(), notice.diagnostics);
+    auto* attention = view->findChild<QLabel*>(QStringLiteral("attention"));
+    QVERIFY(attention && attention->isVisibleTo(view));
+    QVERIFY(attention->text().contains(QString::fromStdString(status.waiting_for)));
+    QVERIFY(attention->text().contains(notice.diagnostics));
+    // It works again, then stalls again: told again.
+    status.tasks[1].stalled.clear();
+    view->applyStatus(status, 0);
+    status.tasks[1].stalled = sentence;
+    view->applyStatus(status, 0);
+    QCOMPARE(told.count(), 2);
   }
 
   void chartAxesAreRoundAndPointsSayWhatTheyAre() {

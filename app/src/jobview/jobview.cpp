@@ -301,6 +301,11 @@ void JobView::applyStatus(const JobStatus& status, qint64 takenMs) {
   model_->setStatus(status);
   logs_->setTasks(status);
   if (takenMs > 0) usage_->addStatus(status, takenMs);
+  if (name_.isEmpty() && !status.name.empty()) {
+    name_ = qs(status.name);
+    title_->setText(name_);
+    idLabel_->show();
+  }
   QStringList attention;
   if (!status.waiting_for.empty()) attention << tr("The job %1.").arg(qs(status.waiting_for));
   QSet<QString> stalledNow;
@@ -317,11 +322,6 @@ void JobView::applyStatus(const JobStatus& status, qint64 takenMs) {
   stalled_ = stalledNow;
   attention_->setText(attention.join(QLatin1Char('\n')));
   attention_->setVisible(!attention.isEmpty() && !ended_);
-  if (name_.isEmpty() && !status.name.empty()) {
-    name_ = qs(status.name);
-    title_->setText(name_);
-    idLabel_->show();
-  }
 }
 
 void JobView::showLogsOf(const QString& task) {
