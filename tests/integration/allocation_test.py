@@ -16,7 +16,7 @@ import time
 import unittest
 import urllib.request
 
-from jobs_on_yarn_test import (SPINDLE, JobTest, configuration, process_table, spindle,
+from jobs_on_yarn_test import (SPINDLE, JobTest, configuration, live_processes_with, spindle,
                                wait_for_no_processes)
 
 SMALL_MASTER = {"memory": "256 MiB"}
@@ -132,18 +132,7 @@ class AllocationTimeout(JobOnTheBed):
 
 def container_processes_of(container):
     """The live processes of one container: those whose environment, as the NodeManager gave it, names it."""
-    wanted = f"CONTAINER_ID={container}".encode()
-    found = []
-    for pid, _, variables in process_table():
-        if wanted not in variables:
-            continue
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
-                    found.append(pid)
-        except OSError:
-            continue
-    return found
+    return live_processes_with(f"CONTAINER_ID={container}")
 
 
 def tasks_of(status):

@@ -131,11 +131,12 @@ def kill_after_a_checkpoint(checkpoint, output, task, killed, seconds=300):
         time.sleep(0.2)
 
 
-def processes_of(application_id):
-    """Processes on this machine that belong to the job's containers."""
+def live_processes_with(variable):
+    """Live processes on this machine whose environment holds `variable` ("NAME=value")."""
+    wanted = variable.encode()
     found = []
     for pid, _, variables in process_table():
-        if f"SPINDLE_APP_ID={application_id}".encode() not in variables:
+        if wanted not in variables:
             continue
         try:
             with open(f"/proc/{pid}/stat") as stat:
@@ -144,6 +145,11 @@ def processes_of(application_id):
         except OSError:
             continue
     return found
+
+
+def processes_of(application_id):
+    """Processes on this machine that belong to the job's containers."""
+    return live_processes_with(f"SPINDLE_APP_ID={application_id}")
 
 
 def wait_for_no_processes(application_id, seconds=30):
@@ -236,6 +242,30 @@ class JobTest(unittest.TestCase):
             time.sleep(0.5)
         self.assertNotIn(application, staged_jobs(), "the staging directory was not removed")
 
+    def run_with_a_member_killed(self, spec, checkpoint, output, group, killed_task="worker:1"):
+        """Runs the job, SIGKILLing `killed_task`'s training process once `checkpoint` exists, and checks
+        that it succeeded with the group restarted as one: the killed member spent the group's restart,
+        the other members of `group` were restarted with it for free, in a newer cluster. The outcome
+        and the (pid, time) of the kill."""
+        killed = []
+        killer = threading.Thread(target=kill_after_a_checkpoint, daemon=True,
+                                  args=(checkpoint, output, killed_task, killed))
+        killer.start()
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        killer.join(timeout=5)
+        self.assertTrue(killed, f"{killed_task}'s training process was never found to kill")
+        self.assertEqual(result.returncode, 0, result.stderr + outcome.get("diagnostics", ""))
+        self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
+        tasks = {task["task"]: task for task in outcome["job"]["tasks"]}
+        self.assertEqual(tasks[killed_task]["restarts"], 1, tasks[killed_task])
+        for name in group:
+            if name == killed_task:
+                continue
+            self.assertEqual(tasks[name]["restarts"], 0, tasks[name])
+            self.assertEqual(tasks[name]["lost"], 1, tasks[name])
+        self.assertGreaterEqual(outcome["job"]["cluster_version"], 2)
+        return outcome, killed[0]
+
     def assert_environment_checked(self, output, tasks):
         for task in tasks:
             with open(os.path.join(output, "environment", task.replace(":", "-") + ".json")) as report:
@@ -303,27 +333,14 @@ class TrainingJobs(JobTest):
         spec["tasks"]["worker"].update({"instances": 3, "max_restarts": 1})
         # 300 steps of at least 50 ms: 15 s or more, with a checkpoint every 50 steps.
         spec["env"].update({"TRAIN_STEPS": "300", "STEP_SECONDS": "0.05"})
-        killed = []
-        killer = threading.Thread(target=kill_after_a_checkpoint, daemon=True,
-                                  args=(os.path.join(output, "checkpoints", "checkpoint"), output, "worker:1", killed))
-        killer.start()
-        result, outcome = self.submit_and_wait(self.write_spec(spec))
-        killer.join(timeout=5)
-        self.assertTrue(killed, "worker:1's training process was never found to kill")
-        self.assertEqual(result.returncode, 0, result.stderr + outcome.get("diagnostics", ""))
-        self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
-        tasks = {task["task"]: task for task in outcome["job"]["tasks"]}
-        self.assertEqual(tasks["worker:1"]["restarts"], 1, tasks["worker:1"])
-        for name in ("worker:0", "worker:2"):
-            self.assertEqual(tasks[name]["restarts"], 0, tasks[name])
-            self.assertEqual(tasks[name]["lost"], 1, tasks[name])
-        self.assertGreaterEqual(outcome["job"]["cluster_version"], 2)
+        outcome, (_, killed_at) = self.run_with_a_member_killed(
+            spec, os.path.join(output, "checkpoints", "checkpoint"), output, ["worker:0", "worker:1", "worker:2"])
         # The bound: from the kill to the survivors' stopping, the executor's report of the death and
         # the master's next allocate; the figure is in the README.
         record = json.loads(spindle("history", outcome["application_id"], "--json").stdout)
         stopping = [e for e in record["events"] if e["kind"] == "stopping" and e["task"] in ("worker:0", "worker:2")]
         self.assertEqual(len(stopping), 2, record["events"])
-        waited = max(e["time_ms"] for e in stopping) / 1000 - killed[0][1]
+        waited = max(e["time_ms"] for e in stopping) / 1000 - killed_at
         print(f"the group was stopped {waited:.1f} s after worker:1 was killed", file=sys.stderr)
         self.assertLess(waited, 30, record["events"])
         self.assert_trained(output, outcome, marks=True)

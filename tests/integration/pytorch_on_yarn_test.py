@@ -13,10 +13,9 @@ SPINDLE_SOURCE_DIR and SPINDLE_TORCH_PYTHON set."""
 
 import json
 import os
-import threading
 import unittest
 
-from jobs_on_yarn_test import JobTest, example_spec, kill_after_a_checkpoint
+from jobs_on_yarn_test import JobTest, example_spec
 
 TORCH_ENV = os.path.dirname(os.path.dirname(os.environ["SPINDLE_TORCH_PYTHON"]))
 
@@ -76,22 +75,8 @@ class PyTorchJobs(JobTest):
         # 400 steps of at least 50 ms: 20 s or more, with a checkpoint every 50 steps.
         spec["env"].update({"TRAIN_STEPS": "400", "STEP_SECONDS": "0.05", "CHECKPOINT_EVERY": "50"})
         spec["tasks"]["worker"]["max_restarts"] = 1
-        killed = []
-        killer = threading.Thread(target=kill_after_a_checkpoint, daemon=True,
-                                  args=(os.path.join(output, "checkpoint.pt"), output, "worker:1", killed))
-        killer.start()
-        result, outcome = self.submit_and_wait(self.write_spec(spec))
-        killer.join(timeout=5)
-        self.assertTrue(killed, "worker:1's training process was never found to kill")
-        self.assertEqual(result.returncode, 0, result.stderr + outcome.get("diagnostics", ""))
-        self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
-        tasks = {task["task"]: task for task in outcome["job"]["tasks"]}
-        # The killed worker spent the group's restart; the others were restarted with it, for free.
-        self.assertEqual(tasks["worker:1"]["restarts"], 1, tasks["worker:1"])
-        for name in ("chief:0", "worker:0"):
-            self.assertEqual(tasks[name]["restarts"], 0, tasks[name])
-            self.assertEqual(tasks[name]["lost"], 1, tasks[name])
-        self.assertGreaterEqual(outcome["job"]["cluster_version"], 2)
+        outcome, _ = self.run_with_a_member_killed(spec, os.path.join(output, "checkpoint.pt"), output,
+                                                   ["chief:0", "worker:0", "worker:1"])
         with open(os.path.join(output, "training.json")) as report:
             training = json.load(report)
         self.assertLess(training["last_loss"], training["first_loss"], training)
