@@ -4,7 +4,7 @@
 
 namespace spindle::cli {
 
-// The exit codes DESIGN.md promises to scripts.
+// The exit codes promised to scripts (docs/cli.md, Exit codes; man spindle).
 enum ExitCode : int {
   exit_done = 0,
   exit_job_failed = 1,

@@ -9,7 +9,7 @@
 namespace spindle::cli {
 
 // Follows a job to its end, printing its events to `progress` (one line
-// each). Returns the exit code DESIGN.md promises: 0 succeeded, 1 failed or
+// each). Returns the exit code docs/cli.md promises: 0 succeeded, 1 failed or
 // killed, 3 when the ResourceManager cannot be reached.
 int follow_job(client::JobConnection& job, std::ostream& progress);
 

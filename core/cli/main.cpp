@@ -1,6 +1,8 @@
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 #include "cli/cluster_command.h"
 #include "cli/doctor_command.h"
@@ -35,6 +37,14 @@ int main(int argc, char** argv) {
   spindle::cli::add_local_command(app, exit_code);
   spindle::cli::add_env_command(app, exit_code);
   spindle::cli::add_serve_command(app, exit_code);
+  // SPINDLE_PARSE_ONLY=1: parse and check the arguments, then exit 0 without
+  // running the command (tests/docs checks the command lines of docs/ so).
+  // Every command runs in its subcommand's final callback, which CLI11 calls
+  // after the whole command line was parsed and checked, and after this one.
+  if (const char* parse_only = std::getenv("SPINDLE_PARSE_ONLY");
+      parse_only != nullptr && std::string_view(parse_only) == "1") {
+    app.parse_complete_callback([] { throw CLI::Success(); });
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -50,7 +50,7 @@ _spindle() {
 
   local options=""
   case "$command" in
-    validate) options="$short_form --json" ;;
+    validate) options="$short_form --json --cluster" ;;
     render-env) options="$short_form --hosts --task --app-id --attempt --json" ;;
     submit) options="$short_form --wait --json --no-fit-check" ;;
     status | history) options="--json" ;;

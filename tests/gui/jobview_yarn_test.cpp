@@ -641,7 +641,7 @@ class JobViewYarnTest : public QObject {
     for (const QPointF& point : view.usageChart()->points(UsageChartView::memoryKey, QStringLiteral("chief:0"))) {
       QVERIFY(point.y() > 1.0);  // MiB
     }
-    // The ended real job, page by page: what the README shows.
+    // The ended real job, page by page: what the README and docs/desktop-app.md show.
     for (const auto& [page, name] : {std::pair{JobView::ContainersPage, "yarn-job-containers"},
                                      std::pair{JobView::MetricsPage, "yarn-job-metrics"},
                                      std::pair{JobView::ResourcesPage, "yarn-job-resources"}}) {

@@ -1,6 +1,6 @@
 """Jobs submitted with the spindle CLI to the local YARN of tests/yarn-cluster:
 real TensorFlow trains in real containers, failures and kills end the way
-DESIGN.md says, and bad input leaves nothing behind in HDFS or YARN.
+docs/faults.md and docs/architecture.md say, and bad input leaves nothing behind in HDFS or YARN.
 
 Run by ctest (one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR and
 SPINDLE_SOURCE_DIR set."""
@@ -336,7 +336,7 @@ class TrainingJobs(JobTest):
         outcome, (_, killed_at) = self.run_with_a_member_killed(
             spec, os.path.join(output, "checkpoints", "checkpoint"), output, ["worker:0", "worker:1", "worker:2"])
         # The bound: from the kill to the survivors' stopping, the executor's report of the death and
-        # the master's next allocate; the figure is in the README.
+        # the master's next allocate; the figure is in docs/faults.md.
         record = json.loads(spindle("history", outcome["application_id"], "--json").stdout)
         stopping = [e for e in record["events"] if e["kind"] == "stopping" and e["task"] in ("worker:0", "worker:2")]
         self.assertEqual(len(stopping), 2, record["events"])

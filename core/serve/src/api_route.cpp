@@ -136,7 +136,7 @@ std::variant<ApiCall, ApiRefusal> route_api(verb method, std::string_view target
     }
     return not_found("A job has no \"" + std::string(action) + "\"; it has spec, metrics, logs and kill.");
   }
-  return not_found("The API has no " + std::string(path) + "; see the README for its paths.");
+  return not_found("The API has no " + std::string(path) + "; see docs/serve.md for its paths.");
 }
 
 std::optional<ApiRefusal> refuse_cross_site(verb method, const http::fields& fields) {

@@ -1,4 +1,4 @@
-// The job life cycle of DESIGN.md, fed what YARN and executors would say.
+// The job life cycle of docs/architecture.md (A job's life), fed what YARN and executors would say.
 
 #include "spindle/core/job_lifecycle.h"
 

@@ -3,7 +3,7 @@
 // The cluster as `spindle serve` shows it, from another machine: what the
 // desktop app uses when the cluster is out of its reach and a gateway node
 // runs the server (usually through an SSH tunnel). Every call is one
-// request of the server's API, version 1 (see the README).
+// request of the server's API, version 1 (see docs/serve.md).
 
 #include <cstdint>
 #include <memory>

@@ -35,7 +35,7 @@ std::string hdfs_path_of(std::string_view location);
 using Environment = std::map<std::string, std::string>;
 
 // The full environment a task's command sees: the spec's env, the task type's
-// env, then the contract of DESIGN.md (TF_CONFIG, DTF_*, TonY's, PyTorch's and
+// env, then the contract of docs/environment-contract.md (TF_CONFIG, DTF_*, TonY's, PyTorch's and
 // SPINDLE_* variables), which specs cannot override.
 Environment task_environment(const JobSpec& spec, const ClusterAddresses& addresses, const TaskContext& context);
 

@@ -41,7 +41,7 @@ class JobApiClient {
   Result<void> heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat);
   Result<void> report_result(const TaskId& task, const TaskResult& result);
 
-  // The job and its tasks as JSON (see the README's "job status").
+  // The job and its tasks as JSON (see `status --json` in docs/cli.md).
   Result<std::string> status_json();
   // Events after `after`, waiting up to `wait` for the first; empty when none came.
   Result<std::vector<JobEvent>> events_after(std::uint64_t after, std::chrono::milliseconds wait);

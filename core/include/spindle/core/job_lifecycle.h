@@ -79,7 +79,7 @@ struct Room {
 enum class JobOutcome { running, succeeded, failed, killed };
 std::string_view to_string(JobOutcome outcome);
 
-// The job life cycle of DESIGN.md as a state machine without any I/O: the
+// The job life cycle (docs/architecture.md, A job's life) as a state machine without any I/O: the
 // application master feeds it what YARN and the executors say and asks it
 // what to do next. Not thread-safe; the application master serializes calls.
 //

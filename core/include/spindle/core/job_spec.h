@@ -11,7 +11,7 @@ namespace spindle {
 
 enum class Framework { tensorflow, pytorch, generic };
 
-// How a task type's end affects the job (see the life-cycle table in DESIGN.md).
+// How a task type's end affects the job (see docs/job-specs.md, Task roles and the life cycle).
 enum class TaskRole {
   tracked,  // the job waits for it; its success counts towards the job's success
   service,  // runs while the job runs; stopped when the job ends
@@ -136,7 +136,7 @@ struct JobSpec {
 std::string_view to_string(JobSpec::OnAllocationTimeout action);
 std::string_view to_string(JobSpec::OnStall action);
 
-// The well-known task types and the defaults DESIGN.md gives them.
+// The well-known task types and their defaults (docs/job-specs.md).
 namespace task_types {
 inline constexpr std::string_view chief = "chief";
 inline constexpr std::string_view worker = "worker";

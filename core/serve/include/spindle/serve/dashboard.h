@@ -33,7 +33,7 @@ struct DashboardOptions {
 
 // `spindle serve`: the browser dashboard, its JSON API (/api/v1/...) and
 // the jobs' TensorBoards (/tb/<application id>/) on one port, behind one
-// token. See the README for the API.
+// token. See docs/serve.md for the API.
 class Dashboard {
  public:
   // Listens before it returns. A non-loopback address without TLS is
