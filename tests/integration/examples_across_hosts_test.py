@@ -66,9 +66,17 @@ class HostsTest(unittest.TestCase):
         self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
         return outcome
 
-    def assert_environment_checked(self, output_path, tasks):
+    def assert_environment_checked(self, output_path, tasks, outcome=None):
+        """Each task's own check of its environment reached HDFS and found nothing wrong; a missing one
+        is named, with what HDFS holds and the job's tasks."""
         for task in tasks:
-            report = json.loads(hdfs_outputs.read(f"{output_path}/environment/{task.replace(':', '-')}.json"))
+            path = f"{output_path}/environment/{task.replace(':', '-')}.json"
+            try:
+                report = json.loads(hdfs_outputs.read(path))
+            except urllib.error.HTTPError as error:
+                held = sorted(hdfs_outputs.tree(output_path)) if error.code == 404 else []
+                self.fail(f"{task}'s environment check is not in HDFS ({path}: {error.code}); HDFS holds {held}; "
+                          f"the job's tasks: {(outcome or {}).get('job', {}).get('tasks')}")
             self.assertEqual(report["problems"], [], task)
 
 
@@ -212,7 +220,7 @@ class PyTorchAcrossHosts(HostsTest):
             spec["tasks"][task]["memory"] = "2560 MiB"
         outcome = self.submit_and_wait(spec)
         self.assertGreaterEqual(len(hosts_of(outcome)), 2, outcome["job"]["tasks"])
-        self.assert_environment_checked(output_path, tasks)
+        self.assert_environment_checked(output_path, tasks, outcome)
         files = hdfs_outputs.tree(output_path)
         # Only rank 0 writes its checkpoint, the model and its report, beside each task's check.
         self.assertEqual(sorted(name for name in files if not name.startswith("environment/")),
