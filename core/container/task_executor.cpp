@@ -230,16 +230,20 @@ int run_task_executor(const ExecutorOptions& options) {
   }
   // What the command used so far (nothing before it starts), and the pin a TensorBoard behind
   // TLS is reached by.
-  std::filesystem::path watched_output;  // where the command writes the job's output, once it runs
+  // Where the command writes the job's output, once it runs: what it wrote is looked at every
+  // heartbeat only when the master looks for stalls.
+  std::filesystem::path watched_output;
   const auto send_heartbeat = [&](const ProcessUsage& usage) -> Result<void> {
     TaskHeartbeat heartbeat;
     heartbeat.container = context->container_id;
     heartbeat.rss_bytes = usage.resident_bytes;
     heartbeat.cpu_seconds = usage.cpu_seconds;
     heartbeat.processes = usage.processes;
-    const auto writes = task_writes(watched_output);
-    heartbeat.log_bytes = writes.log_bytes;
-    heartbeat.output_fingerprint = writes.output_fingerprint;
+    if (spec->stall_timeout.count() > 0) {
+      const auto writes = task_writes(watched_output);
+      heartbeat.log_bytes = writes.log_bytes;
+      heartbeat.output_fingerprint = writes.output_fingerprint;
+    }
     heartbeat.cluster_version = seen_version;
     if (behind_tls) heartbeat.certificate_sha256 = behind_tls->certificate_sha256;
     auto sent = link.client().heartbeat(*task, heartbeat);
@@ -273,8 +277,7 @@ int run_task_executor(const ExecutorOptions& options) {
         " bytes) were copied in first");
   }
   const std::string output = is_hdfs_location(spec->output) ? task_context.output_directory : spec->output;
-  // Walked every heartbeat only when the master looks for stalls.
-  if (spec->stall_timeout.count() > 0) watched_output = output;
+  watched_output = output;
   TaskProcessOptions process;
   process.command = behind_tls ? command_of(*spec, *task, output, behind_tls->loopback.port(), true)
                                : command_of(*spec, *task, output, reservation->port(), false);

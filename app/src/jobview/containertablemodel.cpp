@@ -48,10 +48,17 @@ PhaseColors phaseColors(const QString& phase, bool dark) {
        {QColor(0xb7, 0x1c, 0x1c), QColor(0xfd, 0xe2, 0xe1), QColor(0xff, 0xab, 0xa4), QColor(0x5c, 0x1d, 0x1b)}},
       {QStringLiteral("stopped"),
        {QColor(0x6d, 0x4c, 0x41), QColor(0xef, 0xe7, 0xe4), QColor(0xd7, 0xc0, 0xb7), QColor(0x45, 0x36, 0x30)}},
+      // A running task that is stalled (stall_timeout): a warning, apart from launching's amber.
+      {QStringLiteral("stalled"),
+       {QColor(0x9a, 0x3c, 0x00), QColor(0xff, 0xe5, 0xcc), QColor(0xff, 0xb7, 0x7a), QColor(0x4d, 0x26, 0x00)}},
   };
   const auto found = colours.constFind(phase);
   if (found == colours.constEnd()) return {};
   return dark ? PhaseColors{found->dark_fg, found->dark_bg} : PhaseColors{found->light_fg, found->light_bg};
+}
+
+QString shownPhase(const TaskStatus& task) {
+  return task.stalled.empty() ? qs(task.phase) : QStringLiteral("stalled");
 }
 
 QString phaseText(const QString& phase) {
@@ -79,8 +86,8 @@ int ContainerTableModel::columnCount(const QModelIndex& parent) const {
 std::array<QString, ContainerTableModel::ColumnCount> ContainerTableModel::cellsOf(const TaskStatus& task) {
   std::array<QString, ColumnCount> cells;
   cells[TaskColumn] = qs(task.task);
-  cells[StateColumn] = phaseText(qs(task.phase));
-  if (!task.stalled.empty()) cells[StateColumn] += QStringLiteral(" · ") + tr("stalled");
+  // A stalled task runs: the word that matters is "stalled", and it fits the column.
+  cells[StateColumn] = task.stalled.empty() ? phaseText(qs(task.phase)) : tr("stalled");
   auto [host, port] = splitAddress(task.address);
   if (host.isEmpty()) host = splitAddress(task.node).first;
   cells[HostColumn] = host;
@@ -101,7 +108,7 @@ QVariant ContainerTableModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole: return row.cells[static_cast<std::size_t>(column)];
     case Qt::ForegroundRole:
       if (column == StateColumn) {
-        const auto colours = phaseColors(qs(row.task.phase), dark_);
+        const auto colours = phaseColors(shownPhase(row.task), dark_);
         if (colours.foreground.isValid()) return colours.foreground;
       }
       if (column == LogColumn && !row.cells[LogColumn].isEmpty()) {
@@ -110,7 +117,7 @@ QVariant ContainerTableModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::BackgroundRole:
       if (column == StateColumn) {
-        const auto colours = phaseColors(qs(row.task.phase), dark_);
+        const auto colours = phaseColors(shownPhase(row.task), dark_);
         if (colours.background.isValid()) return colours.background;
       }
       return {};

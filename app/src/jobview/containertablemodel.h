@@ -20,6 +20,8 @@ struct PhaseColors {
 PhaseColors phaseColors(const QString& phase, bool dark);
 // The phase as people read it ("running", "läuft", ...).
 QString phaseText(const QString& phase);
+// The phase a task is shown in: its own, or "stalled" for a running task that is stalled.
+QString shownPhase(const TaskStatus& task);
 
 // One row per task of a job, as its application master reports them. Each
 // new status changes only what changed: rows are inserted and removed for

@@ -320,6 +320,11 @@ void JobView::applyStatus(const JobStatus& status, qint64 takenMs) {
       emit taskStalled(JobEndNotice{applicationId_, name_, QStringLiteral("stalled"), sentence});
   }
   stalled_ = stalledNow;
+  // In the stall's warning colour, so that it stands apart from the diagnostics above it.
+  const bool dark = palette().color(QPalette::Window).lightness() < palette().color(QPalette::WindowText).lightness();
+  QPalette attentionPalette = attention_->palette();
+  attentionPalette.setColor(QPalette::WindowText, phaseColors(QStringLiteral("stalled"), dark).foreground);
+  attention_->setPalette(attentionPalette);
   attention_->setText(attention.join(QLatin1Char('\n')));
   attention_->setVisible(!attention.isEmpty() && !ended_);
 }

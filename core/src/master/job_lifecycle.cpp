@@ -213,7 +213,6 @@ std::optional<TaskId> JobLifecycle::assign_container(const std::string& type, co
     task.reported.reset();
     task.silent = false;
     task.stalled.clear();
-    task.stopped_for_stall = false;
     task.replacing_since.reset();
     container_owner_[container] = i;
     events_.append("allocated", task.id.to_string(), container + " on " + node);
@@ -289,7 +288,8 @@ Result<void> JobLifecycle::heartbeat(const TaskId& task, const TaskHeartbeat& he
                        heartbeat.output_fingerprint != before.output_fingerprint || cpu < 0 || cpu >= 0.05 * seconds;
   if (working) {
     record->last_progress = now;
-    if (!record->stalled.empty() && !record->stopped_for_stall) {
+    // With restart or fail, a stalled task's container is being stopped: that stands.
+    if (!record->stalled.empty() && spec_.on_stall == JobSpec::OnStall::report) {
       record->stalled.clear();
       events_.append("working", task.to_string(), "works again: it writes or uses CPU");
     }
@@ -349,8 +349,8 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
                false);
     return;
   }
-  if (task->stopped_for_stall) {
-    task->stopped_for_stall = false;
+  if (!task->stalled.empty() && spec_.on_stall != JobSpec::OnStall::report) {
+    // We stopped it for its stall: what counts is why.
     if (task->reported) task->stderr_tail = task->reported->stderr_tail;
     task_ended(
         *task, exit_status,
@@ -585,7 +585,6 @@ void JobLifecycle::check_stalls(Clock::time_point now) {
                    format_duration(spec_.stall_timeout) + " (stall_timeout)";
     std::string action = "; it is left running (on_stall: report)";
     if (spec_.on_stall != JobSpec::OnStall::report) {
-      task.stopped_for_stall = true;
       to_stop_.push_back(task.container);
       action = "; stopping " + task.container + " (on_stall: " + std::string(to_string(spec_.on_stall)) + ")";
     }

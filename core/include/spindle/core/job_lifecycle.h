@@ -51,8 +51,9 @@ struct TaskRecord {
   std::vector<EarlierAttempt> earlier_attempts;  // containers it ran in before its restarts
   // The last heartbeat that showed it working: something written or CPU used (stall_timeout).
   std::chrono::steady_clock::time_point last_progress{};
-  std::string stalled;             // while it is stalled, the sentence that says so; else empty
-  bool stopped_for_stall = false;  // stalled, and its container is being stopped (on_stall)
+  // While it is stalled, the sentence that says so; else empty. With on_stall restart or fail, its
+  // container is then being stopped.
+  std::string stalled;
   // Since when it waits for a container to replace one lost with its node,
   // and that node; see JobSpec::replacement_timeout.
   std::optional<std::chrono::steady_clock::time_point> replacing_since;
