@@ -8,6 +8,7 @@
 #include "cli/doctor_command.h"
 #include "cli/env_command.h"
 #include "cli/exit_codes.h"
+#include "cli/hdfs_bridge_command.h"
 #include "cli/job_commands.h"
 #include "cli/local_command.h"
 #include "cli/render_env_command.h"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   spindle::cli::add_local_command(app, exit_code);
   spindle::cli::add_env_command(app, exit_code);
   spindle::cli::add_serve_command(app, exit_code);
+  spindle::cli::add_hdfs_bridge_command(app, exit_code);
   // SPINDLE_PARSE_ONLY=1: parse and check the arguments, then exit 0 without
   // running the command (tests/docs checks the command lines of docs/ so).
   // Every command runs in its subcommand's final callback, which CLI11 calls

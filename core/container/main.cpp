@@ -10,6 +10,7 @@
 #include <string>
 
 #include "container/application_master.h"
+#include "container/hdfs_bridge_command.h"
 #include "container/process_fan_out.h"
 #include "container/self_check.h"
 #include "container/task_executor.h"
@@ -28,6 +29,7 @@ int usage() {
                "       spindle-container self-check master --listen HOST --secret TEXT\n"
                "       spindle-container self-check task --api HOST:PORT --secret TEXT [--host NAME]\n"
                "       spindle-container fan-out PROCESSES COMMAND\n"
+               "       spindle-container hdfs-bridge --control-fd FD\n"
                "       spindle-container --version\n"
                "It runs inside containers YARN starts for a job `spindle submit` submitted;\n"
                "self-check proves it works on a node without YARN.\n";
@@ -72,6 +74,9 @@ int run(int argc, char** argv) {
   // ask the C library's user database, which a static program cannot load.
   if (const char* user = std::getenv("USER"); user && *user && environment("HADOOP_USER_NAME").empty()) {
     ::setenv("HADOOP_USER_NAME", user, 1);
+  }
+  if (mode == "hdfs-bridge" && argc == 4 && std::string(argv[2]) == "--control-fd") {
+    return spindle::container::run_hdfs_bridge(std::atoi(argv[3]));
   }
   if (mode == "master" && argc == 2) {
     spindle::container::MasterOptions options;

@@ -19,6 +19,7 @@
 #include "container/master_link.h"
 #include "container/output_mirror.h"
 #include "container/python_env_setup.h"
+#include "container/python_hook.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/job_certificate.h"
@@ -299,6 +300,14 @@ int run_task_executor(const ExecutorOptions& options) {
             use_python_env(spec->python_env, std::filesystem::current_path(ec), context->host, process.environment);
         !used) {
       return could_not_start(used.error().message);
+    }
+  }
+  {
+    std::error_code ec;
+    // Not a reason to stop: only a job that names hdfs:// in its own code needs it, and it will say so.
+    if (auto hooked = install_python_hook(std::filesystem::current_path(ec) / "spindle-python", process.environment);
+        !hooked) {
+      log("hdfs:// in TensorFlow is not available to this task: " + hooked.error().message);
     }
   }
   auto running = TaskProcess::start(process);

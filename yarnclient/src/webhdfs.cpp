@@ -49,14 +49,17 @@ Error remote_error(const std::string& what, const http::Response& response) {
   const auto parsed = json::parse(response.body, nullptr, false);
   std::string message = "HTTP " + std::to_string(response.status);
   bool refused_token = false;
+  std::string exception_class;
   if (const auto& exception = member(parsed, "RemoteException"); exception.is_object()) {
     const auto name = text_member(exception, "exception", "error");
+    exception_class = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
     message = text_member(exception, "message", name);
     // The NameNode wraps it, e.g. SecurityException "...SecretManager$InvalidToken: ...".
     refused_token = name.find("InvalidToken") != std::string::npos || message.find("InvalidToken") != std::string::npos;
   }
   Error error = make_error(redact_token_parameters(what + ": " + message));
   if (refused_token || response.status == 401) error.kind = Error::Kind::authentication;
+  error.remote_exception = std::move(exception_class);
   return error;
 }
 
@@ -397,6 +400,27 @@ Result<void> WebHdfs::replace(const std::string& from, const std::string& to) {
       namenode_call(what, "PUT", from, "RENAME", "&destination=" + escape_path(to) + "&renameoptions=OVERWRITE");
   if (!response) return response.error();
   if (response->status != 200) return remote_error(what, *response);
+  return {};
+}
+
+Result<void> WebHdfs::append(const std::string& path, std::string_view data) {
+  const std::string what = "appending to " + path + " in HDFS";
+  auto redirect = namenode_call(what, "POST", path, "APPEND");
+  if (!redirect) return redirect.error();
+  if (redirect->status != 307 || redirect->header("location").empty()) return remote_error(what, *redirect);
+  http::Request upload = new_request("POST", redirect->header("location"));
+  auto offset = std::make_shared<std::size_t>(0);
+  upload.read = [data, offset](char* buffer, std::size_t size) {
+    const std::size_t n = std::min(size, data.size() - *offset);
+    std::copy_n(data.data() + *offset, n, buffer);
+    *offset += n;
+    return n;
+  };
+  upload.body_size = static_cast<std::int64_t>(data.size());
+  upload.headers.emplace_back("Content-Type", "application/octet-stream");
+  auto appended = http::perform(upload);
+  if (!appended) return appended.error();
+  if (appended->status != 200) return remote_error(what, *appended);
   return {};
 }
 

@@ -22,6 +22,11 @@ struct Error {
   // `not_registered` means the ResourceManager no longer knows the
   // application master's registration (it restarted): register again.
   enum class Kind { other, authentication, not_found, refused, not_registered } kind = Kind::other;
+  // The Java exception class a Hadoop server named in its answer
+  // ("FileNotFoundException", "AccessControlException"), without its
+  // package; empty when it named none. For callers whose next step depends
+  // on which failure it was, so that none reads the message for it.
+  std::string remote_exception = {};
 };
 
 // Either a value or the reason there is none. Errors cross library boundaries

@@ -105,6 +105,11 @@ class WebHdfs {
   Result<void> write_restartable(const std::string& path, const std::function<ByteSource()>& make_source,
                                  std::int64_t length, bool overwrite, TransferProgress progress = {});
   Result<void> write(const std::string& path, std::string_view data, bool overwrite);
+  // Adds `data` to the end of an existing file (WebHDFS APPEND), which is
+  // closed again afterwards, so readers see it at once. Not repeated on
+  // failure: whether an interrupted append took effect only the file's
+  // length can tell, which the caller knows how to judge.
+  Result<void> append(const std::string& path, std::string_view data);
   Result<void> upload(const std::filesystem::path& local, const std::string& path, bool overwrite,
                       TransferProgress progress = {});
 

@@ -1,0 +1,25 @@
+#include "container/hdfs_bridge_command.h"
+
+#include <iostream>
+
+#include "container/container_context.h"
+#include "container/hdfs_access.h"
+#include "spindle/hdfs_bridge/bridge_server.h"
+
+namespace spindle::container {
+
+int run_hdfs_bridge(int control_fd) {
+  auto context = read_container_context();
+  if (!context) {
+    std::cerr << "spindle hdfs bridge: " << context.error().message << "\n";
+    return 1;
+  }
+  auto hdfs = container_hdfs(*context);
+  if (!hdfs) {
+    std::cerr << "spindle hdfs bridge: " << hdfs.error().message << "\n";
+    return 1;
+  }
+  return hdfs_bridge::serve(control_fd, *hdfs);
+}
+
+}  // namespace spindle::container

@@ -1,0 +1,240 @@
+#include "spindle/hdfs_bridge/bridge_server.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "spindle/core/version.h"
+#include "spindle/hdfs_bridge/frame_io.h"
+
+namespace spindle::hdfs_bridge {
+namespace {
+
+Reply failure(const Error& error) {
+  Reply reply;
+  reply.message = error.message;
+  const auto& exception = error.remote_exception;
+  if (error.kind == Error::Kind::authentication) {
+    reply.outcome = Outcome::unauthenticated;
+    reply.message +=
+        "; HDFS refused this process's identity: its delegation token expired or was cancelled, or "
+        "it has no Kerberos ticket";
+  } else if (exception == "FileNotFoundException") {
+    reply.outcome = Outcome::not_found;
+  } else if (exception == "FileAlreadyExistsException") {
+    reply.outcome = Outcome::already_exists;
+  } else if (exception == "AccessControlException") {
+    reply.outcome = Outcome::permission_denied;
+  } else if (exception == "PathIsNotEmptyDirectoryException") {
+    reply.outcome = Outcome::not_empty;
+  } else if (exception.empty()) {
+    // No server named a failure: none answered at all.
+    reply.outcome = Outcome::unavailable;
+  } else {
+    reply.outcome = Outcome::failed;
+  }
+  return reply;
+}
+
+Reply failure(Outcome outcome, std::string message) {
+  Reply reply;
+  reply.outcome = outcome;
+  reply.message = std::move(message);
+  return reply;
+}
+
+Entry entry_of(const yarn::HdfsFileStatus& status) {
+  return Entry{status.name, status.directory, status.length, status.modification_time};
+}
+
+Reply stat(yarn::WebHdfs& hdfs, const Request& request) {
+  auto status = hdfs.status(request.path);
+  if (!status) return failure(status.error());
+  Reply reply;
+  reply.status = entry_of(*status);
+  return reply;
+}
+
+Reply list(yarn::WebHdfs& hdfs, const Request& request) {
+  auto listed = hdfs.list(request.path);
+  if (!listed) return failure(listed.error());
+  Reply reply;
+  for (const auto& status : *listed) reply.entries.push_back(entry_of(status));
+  return reply;
+}
+
+Reply read(yarn::WebHdfs& hdfs, const Request& request) {
+  const auto length = std::min<std::int64_t>(request.length, max_frame_bytes - 1024 * 1024);
+  auto data = hdfs.read_range(request.path, request.offset, length);
+  if (data) {
+    Reply reply;
+    reply.data = std::move(*data);
+    return reply;
+  }
+  // WebHDFS refuses an offset at or past the end, where a reader of a file
+  // that is still growing arrives routinely: that is an empty read.
+  auto status = hdfs.status(request.path);
+  if (status && !status->directory && request.offset >= status->length) return Reply{};
+  return failure(data.error());
+}
+
+// An append that a failover or a lost connection interrupted may or may not
+// have taken effect; the file's length tells which, and only then is it sent again.
+Reply append(yarn::WebHdfs& hdfs, const Request& request) {
+  const auto size = static_cast<std::int64_t>(request.data.size());
+  constexpr int attempts = 4;
+  Error last;
+  for (int attempt = 1; attempt <= attempts; ++attempt) {
+    auto appended = hdfs.append(request.path, request.data);
+    if (appended) return Reply{};
+    last = appended.error();
+    if (last.kind == Error::Kind::authentication || last.remote_exception == "FileNotFoundException" ||
+        last.remote_exception == "AccessControlException") {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500) * attempt);
+    auto status = hdfs.status(request.path);
+    if (!status) continue;
+    if (status->length == request.offset + size) return Reply{};
+    if (status->length != request.offset) {
+      return failure(Outcome::failed, request.path + " in HDFS is " + std::to_string(status->length) +
+                                          " bytes long where its writer had written " + std::to_string(request.offset) +
+                                          "; another writer changed it (" + last.message + ")");
+    }
+  }
+  return failure(last);
+}
+
+Reply write(yarn::WebHdfs& hdfs, const Request& request) {
+  if (request.offset > 0) return append(hdfs, request);
+  auto written = hdfs.write(request.path, request.data, true);
+  if (!written) return failure(written.error());
+  return Reply{};
+}
+
+Reply remove(yarn::WebHdfs& hdfs, const Request& request) {
+  auto removed = hdfs.remove(request.path, request.flag);
+  if (!removed) return failure(removed.error());
+  Reply reply;
+  reply.flag = *removed;
+  return reply;
+}
+
+// Over a file that is there, as POSIX rename does and TensorFlow's writers
+// of whole files (write to a temporary name, rename into place) expect.
+Reply rename(yarn::WebHdfs& hdfs, const Request& request) {
+  auto renamed = hdfs.replace(request.path, request.second_path);
+  if (!renamed) return failure(renamed.error());
+  return Reply{};
+}
+
+void serve_connection(int fd, yarn::WebHdfs hdfs) {
+  // A connection waits as long as its user does nothing; it is the user's to close.
+  constexpr auto idle = std::chrono::hours(24 * 365);
+  std::string body;
+  std::string error;
+  for (;;) {
+    const auto outcome = read_frame(fd, body, idle, error);
+    if (outcome == ReadOutcome::closed) break;
+    if (outcome == ReadOutcome::failed) {
+      std::cerr << "spindle hdfs bridge: dropping a connection: " << error << "\n";
+      break;
+    }
+    DecodeError decode_error;
+    const auto request = decode_request(body, decode_error);
+    const Reply reply =
+        request ? answer(hdfs, std::move(*request))
+                : failure(Outcome::invalid, "the HDFS bridge could not read a request: " + decode_error.message);
+    if (!write_all(fd, encode(reply), error)) break;
+    if (!request) break;
+  }
+  ::close(fd);
+}
+
+std::string authority_of(std::string_view uri) {
+  const auto start = uri.find("://");
+  if (start == std::string_view::npos) return {};
+  const auto rest = uri.substr(start + 3);
+  return std::string(rest.substr(0, rest.find('/')));
+}
+
+std::string host_of(const std::string& authority) {
+  return authority.substr(0, authority.rfind(':') == std::string::npos ? authority.size() : authority.rfind(':'));
+}
+
+// The path an hdfs:// URI names in this bridge's file system: the cluster's
+// default one, named by nothing (hdfs:///x), its nameservice or its
+// NameNode. A path already without a scheme is taken as it is.
+bool resolve(const yarn::WebHdfs& hdfs, std::string& path, std::string& error) {
+  if (path.starts_with("hdfs://")) {
+    const std::string authority = authority_of(path);
+    const std::string own = authority_of(hdfs.options().default_fs);
+    const bool ours = authority.empty() || authority == own || authority == hdfs.options().nameservice ||
+                      authority == hdfs.namenode_rpc_address() ||
+                      (authority.find(':') == std::string::npos && authority == host_of(own));
+    if (!ours) {
+      error = "hdfs://" + authority + " is another file system than this cluster's (" + hdfs.options().default_fs +
+              "); name paths as hdfs:///path or " + hdfs.options().default_fs + "/path";
+      return false;
+    }
+    path = path.substr(std::string_view("hdfs://").size() + authority.size());
+    if (path.empty()) path = "/";
+  }
+  if (path.empty() || path.front() != '/') {
+    error = "the path '" + path + "' is not absolute";
+    return false;
+  }
+  // TensorFlow joins names with '/', so a directory's own trailing one may come doubled.
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return true;
+}
+
+Reply dispatch(yarn::WebHdfs& hdfs, const Request& request) {
+  switch (request.operation) {
+    case Operation::hello: {
+      Reply reply;
+      reply.message = std::string("spindle hdfs bridge ") + version;
+      return reply;
+    }
+    case Operation::stat: return stat(hdfs, request);
+    case Operation::list: return list(hdfs, request);
+    case Operation::make_directories: {
+      auto made = hdfs.mkdirs(request.path);
+      return made ? Reply{} : failure(made.error());
+    }
+    case Operation::remove: return remove(hdfs, request);
+    case Operation::rename: return rename(hdfs, request);
+    case Operation::read: return read(hdfs, request);
+    case Operation::write: return write(hdfs, request);
+  }
+  return failure(Outcome::invalid, "an operation this bridge does not know");
+}
+
+}  // namespace
+
+Reply answer(yarn::WebHdfs& hdfs, Request request) {
+  if (request.operation == Operation::hello) return dispatch(hdfs, request);
+  std::string error;
+  if (!resolve(hdfs, request.path, error)) return failure(Outcome::invalid, error);
+  if (request.operation == Operation::rename && !resolve(hdfs, request.second_path, error)) {
+    return failure(Outcome::invalid, error);
+  }
+  return dispatch(hdfs, request);
+}
+
+int serve(int control_fd, const yarn::WebHdfs& hdfs) {
+  for (;;) {
+    std::string error;
+    const int connection = receive_descriptor(control_fd, error);
+    if (connection < 0) {
+      if (error.empty()) return 0;
+      std::cerr << "spindle hdfs bridge: " << error << "\n";
+      return 1;
+    }
+    std::thread(serve_connection, connection, hdfs).detach();
+  }
+}
+
+}  // namespace spindle::hdfs_bridge
