@@ -294,6 +294,9 @@ int run_task_executor(const ExecutorOptions& options) {
                       shell_quote(process.command);
   }
   process.environment = command_environment(task_environment(*spec, *addresses, task_context));
+  // The port the cluster spec gives this task, for a command that serves on it itself (a TensorBoard
+  // of the job's own command line). Behind our TLS front the port is the front's, and not the command's.
+  if (!behind_tls) process.environment["SPINDLE_PORT"] = std::to_string(reservation->port());
   if (!spec->python_env.empty()) {
     std::error_code ec;
     if (auto used =

@@ -7,6 +7,13 @@ training process.
   command, and uses every file operation TensorFlow's readers and writers
   use; Hadoop's own client (FsShell from the bed's jars) reads what
   TensorFlow wrote byte for byte, and TensorFlow reads what FsShell wrote.
+- AcrossHosts (the hosts that share nothing but HDFS, with an HA
+  nameservice): the tensorflow-on-hdfs example, whose every path is an
+  hdfs://spindle-ns/ URI, reads a TFRecord data set that Hadoop's client put
+  there, trains with MultiWorkerMirroredStrategy on two hosts, writes
+  checkpoints, summaries and a SavedModel; its evaluator follows the
+  checkpoints and its TensorBoard serves the scalars from HDFS; afterwards a
+  fresh process loads the SavedModel from hdfs:// and predicts.
 
 Run by ctest (one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR,
 SPINDLE_SOURCE_DIR and SPINDLE_HDFS_PYTHON (the build's python directory:
@@ -15,13 +22,18 @@ the spindle_hdfs package with the plugin) set."""
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
+import urllib.error
+import urllib.request
 
 import hdfs_outputs
-from jobs_on_yarn_test import CONF, SPINDLE, cluster_user
+from free_ports import free_port
+from jobs_on_yarn_test import CONF, SOURCE, SPINDLE, cluster_user, configuration, spindle
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OPERATIONS = os.path.join(HERE, "tensorflow_hdfs_operations.py")
@@ -32,9 +44,8 @@ JARS = os.path.join(os.environ.get("SPINDLE_CACHE", os.path.expanduser("~/.cache
 def tensorflow(*args, timeout=300):
     """The operations script in a TensorFlow process of its own, as on a
     gateway: the package on PYTHONPATH, `spindle` as its bridge."""
-    env = {**os.environ, "PYTHONPATH": HOOK, "SPINDLE_HDFS_BRIDGE": SPINDLE, "HADOOP_USER_NAME": cluster_user()}
     return subprocess.run([sys.executable, OPERATIONS, *args], capture_output=True, text=True, timeout=timeout,
-                          env=env)
+                          env=gateway_env())
 
 
 def fs_shell(*args, timeout=300):
@@ -86,6 +97,120 @@ class OnAGateway(unittest.TestCase):
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("hdfs:///x: cannot start the HDFS bridge /nonexistent/spindle: No such file or directory",
                       done.stderr)
+
+
+EXAMPLE = os.path.join(SOURCE, "resources/examples/tensorflow-on-hdfs")
+
+
+def nameservice():
+    """The cluster's file system as users name it: its HA nameservice, else its NameNode."""
+    return configuration("dfs.nameservices") or configuration("fs.defaultFS").split("//")[1].split("/")[0]
+
+
+def gateway_env():
+    return {**os.environ, "PYTHONPATH": HOOK, "SPINDLE_HDFS_BRIDGE": SPINDLE, "HADOOP_USER_NAME": cluster_user()}
+
+
+class AcrossHosts(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.mkdtemp(prefix="spindle-tensorflow-hdfs-")
+        os.chmod(self.directory, 0o755)
+        self.addCleanup(shutil.rmtree, self.directory, True)
+        self.path, _ = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, self.path)
+        # The nameservice by name, as users of an HA cluster write it.
+        self.base = "hdfs://" + nameservice() + self.path
+
+    def put_data(self):
+        """The wine records, made by TensorFlow here and put in HDFS by Hadoop's own client."""
+        local = os.path.join(self.directory, "data")
+        made = subprocess.run([sys.executable, os.path.join(EXAMPLE, "make_data.py"), local], capture_output=True,
+                              text=True, timeout=300)
+        self.assertEqual(made.returncode, 0, made.stderr[-3000:])
+        for args in (["-mkdir", "-p", self.path + "/data"],
+                     ["-put", os.path.join(local, "train.tfrecord"), os.path.join(local, "test.tfrecord"),
+                      self.path + "/data"]):
+            done = fs_shell(*args)
+            self.assertEqual(done.returncode, 0, done.stderr.decode(errors="replace")[-2000:])
+
+    def spec(self):
+        import yaml
+
+        with open(os.path.join(EXAMPLE, "tensorflow_on_hdfs.yaml")) as shipped:
+            spec = yaml.safe_load(shipped)
+        for name in list(spec["files"]):
+            spec["files"][name] = os.path.normpath(os.path.join(EXAMPLE, spec["files"][name]))
+        # TensorFlow is in the hosts' image (every host sees this venv), as in the other tests of these hosts.
+        del spec["python_env"]
+        spec["env"].update({"DATA": self.base + "/data", "MODEL_DIR": self.base + "/model",
+                            "PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin", "TRAIN_STEPS": "100",
+                            "CHECKPOINT_EVERY": "20", "STEP_SECONDS": "0.3"})
+        for task in spec["tasks"].values():
+            task["memory"] = "2560 MiB" if task is spec["tasks"]["worker"] else "1 GiB"
+        path = os.path.join(self.directory, "job.json")
+        with open(path, "w") as out:
+            json.dump(spec, out)
+        return path
+
+    def scalars_while_it_runs(self, application_id, deadline):
+        """TensorBoard's tags through `spindle tensorboard`, until it shows the training loss and the
+        evaluator's accuracy (both read by TensorBoard from HDFS), or the job ends."""
+        port = free_port()
+        proxy = subprocess.Popen([SPINDLE, "tensorboard", application_id, "--port", str(port)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        tags = {}
+        try:
+            url = proxy.stdout.readline().strip()
+            self.assertTrue(url.startswith("http://"), f"spindle tensorboard printed no address: {url!r}")
+            while time.monotonic() < deadline and not ("loss" in tags.get("train", {})
+                                                       and "accuracy" in tags.get("eval", {})):
+                try:
+                    with urllib.request.urlopen(url + "data/plugin/scalars/tags", timeout=60) as answer:
+                        tags = json.load(answer)
+                except urllib.error.HTTPError as error:
+                    self.assertEqual(error.code, 502, error.read())
+                except urllib.error.URLError:
+                    pass
+                time.sleep(1)
+        finally:
+            proxy.kill()
+            proxy.wait()
+            proxy.stdout.close()
+            proxy.stderr.close()
+        return tags
+
+    def test_a_job_reads_trains_checkpoints_evaluates_and_serves_scalars_through_hdfs_alone(self):
+        self.put_data()
+        submitted = spindle("submit", self.spec(), "--json")
+        self.assertEqual(submitted.returncode, 0, submitted.stdout + submitted.stderr)
+        application_id = json.loads(submitted.stdout)["application_id"]
+        self.addCleanup(spindle, "kill", application_id)
+        tags = self.scalars_while_it_runs(application_id, time.monotonic() + 600)
+        self.assertIn("loss", tags.get("train", {}), f"TensorBoard never showed the training loss: {tags}")
+        self.assertIn("accuracy", tags.get("eval", {}), f"TensorBoard never showed the evaluator's accuracy: {tags}")
+        watched = spindle("watch", application_id, timeout=600)
+        self.assertEqual(watched.returncode, 0, watched.stdout[-2000:] + watched.stderr[-3000:])
+        status = json.loads(spindle("status", application_id, "--json").stdout)
+        self.assertEqual(status["final_status"], "SUCCEEDED", status)
+        hosts = {task["node"].split(":")[0] for task in status["job"]["tasks"] if task["task"].startswith("worker")}
+        self.assertEqual(len(hosts), 2, f"the two workers ran on {hosts}")
+
+        training = json.loads(hdfs_outputs.read(self.path + "/model/training.json"))
+        self.assertEqual(training["replicas"], 2, training)
+        self.assertLess(training["last_loss"], training["first_loss"], training)
+        held = hdfs_outputs.tree(self.path + "/model")
+        for wanted in ("checkpoints/checkpoint", "checkpoints/ckpt-100.index", "saved_model/saved_model.pb"):
+            self.assertIn(wanted, held)
+        self.assertTrue(any(name.startswith("train/events.out.tfevents") for name in held), held)
+        self.assertTrue(any(name.startswith("eval/events.out.tfevents") for name in held), held)
+        self.assertFalse([name for name in held if name.startswith("replicas/")], "worker 1's scratch is left")
+
+        # A fresh process, outside the job, loads the model from HDFS and predicts.
+        served = subprocess.run([sys.executable, os.path.join(SOURCE, "tests/python/saved_model_predict.py"),
+                                 self.base + "/model/saved_model"], capture_output=True, text=True, timeout=300,
+                                env=gateway_env())
+        self.assertEqual(served.returncode, 0, served.stderr[-3000:])
+        self.assertGreaterEqual(json.loads(served.stdout.strip().splitlines()[-1])["accuracy"], 0.85)
 
 
 if __name__ == "__main__":

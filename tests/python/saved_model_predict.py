@@ -18,8 +18,10 @@ from example_support import CLASSES, wine_splits  # noqa: E402
 
 
 def main(directory):
-    if not os.path.isfile(os.path.join(directory, "saved_model.pb")):
-        sys.exit(f"{directory} holds no saved_model.pb: {sorted(os.listdir(directory))}")
+    # Through tf.io.gfile: `directory` may be an hdfs:// URI (Spindle's plugin on PYTHONPATH).
+    if not tf.io.gfile.exists(directory.rstrip("/") + "/saved_model.pb"):
+        listed = sorted(tf.io.gfile.listdir(directory)) if tf.io.gfile.isdir(directory) else "no such directory"
+        sys.exit(f"{directory} holds no saved_model.pb: {listed}")
     loaded = tf.saved_model.load(directory)
     if "serving_default" not in loaded.signatures:
         sys.exit(f"{directory} has no serving_default signature: {list(loaded.signatures)}")

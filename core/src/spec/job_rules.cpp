@@ -62,8 +62,9 @@ class RuleChecker {
   }
 
   void check_tensorboard() {
+    // Ours reads the job's output; one with a command of its own names its log directory itself.
     const TaskSpec* tensorboard = spec_.find_task(task_types::tensorboard);
-    if (tensorboard && spec_.output.empty()) {
+    if (tensorboard && tensorboard->command.empty() && spec_.output.empty()) {
       report(task_field(*tensorboard),
              "needs the job's `output` directory, which is TensorBoard's log directory; add e.g. "
              "`output: hdfs:///user/me/runs/my-job`");

@@ -61,12 +61,17 @@ DONE_MARKER = "TRAINING_DONE"
 
 
 def mark_training_done(directory):
-    with open(os.path.join(directory, DONE_MARKER), "w", encoding="utf-8") as marker:
+    """A marker beside the checkpoints; through tf.io.gfile, so that `directory` may be an hdfs:// URI."""
+    import tensorflow as tf
+
+    with tf.io.gfile.GFile(directory.rstrip("/") + "/" + DONE_MARKER, "w") as marker:
         marker.write(str(time.time()))
 
 
 def training_done(directory):
-    return os.path.exists(os.path.join(directory, DONE_MARKER))
+    import tensorflow as tf
+
+    return tf.io.gfile.exists(directory.rstrip("/") + "/" + DONE_MARKER)
 
 
 def follow_checkpoints(checkpoint_dir, poll_seconds=2.0, give_up_seconds=1800):
