@@ -14,6 +14,9 @@ training process.
   checkpoints, summaries and a SavedModel; its evaluator follows the
   checkpoints and its TensorBoard serves the scalars from HDFS; afterwards a
   fresh process loads the SavedModel from hdfs:// and predicts.
+- FaultsAcrossHosts (the same hosts): a NameNode failover while TensorFlow
+  writes checkpoints loses none of them, and a DataNode cut off while
+  tf.data reads a data set leaves the read whole, from the other replicas.
 
 Run by ctest (one test per case) with SPINDLE_CLI, HADOOP_CONF_DIR,
 SPINDLE_SOURCE_DIR and SPINDLE_HDFS_PYTHON (the build's python directory:
@@ -100,6 +103,16 @@ class OnAGateway(unittest.TestCase):
 
 
 EXAMPLE = os.path.join(SOURCE, "resources/examples/tensorflow-on-hdfs")
+
+
+FAULTS = os.path.join(HERE, "tensorflow_hdfs_faults.py")
+LOCAL_YARN = os.path.join(SOURCE, "scripts/local-yarn")
+
+
+def local_yarn_hosts(*args):
+    done = subprocess.run([LOCAL_YARN, "--hosts", *args], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
 
 
 def nameservice():
@@ -211,6 +224,83 @@ class AcrossHosts(unittest.TestCase):
                                 env=gateway_env())
         self.assertEqual(served.returncode, 0, served.stderr[-3000:])
         self.assertGreaterEqual(json.loads(served.stdout.strip().splitlines()[-1])["accuracy"], 0.85)
+
+
+class FaultsAcrossHosts(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.mkdtemp(prefix="spindle-tensorflow-hdfs-faults-")
+        self.addCleanup(shutil.rmtree, self.directory, True)
+        self.path, _ = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, self.path)
+        self.base = "hdfs://" + nameservice() + self.path
+
+    def start(self, *args):
+        with open(os.path.join(self.directory, "stderr"), "w") as stderr:
+            process = subprocess.Popen([sys.executable, FAULTS, *args], stdout=subprocess.PIPE, stderr=stderr,
+                                       text=True, env=gateway_env())
+
+        def stop():
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            process.stdout.close()
+
+        self.addCleanup(stop)
+        return process
+
+    def stderr(self):
+        with open(os.path.join(self.directory, "stderr")) as err:
+            return "".join(line for line in err if not line.startswith(("I0000", "WARNING: All")))[-4000:]
+
+    def next_report(self, process):
+        line = process.stdout.readline()
+        self.assertTrue(line, "the TensorFlow process ended early: " + self.stderr())
+        return json.loads(line)
+
+    def test_a_namenode_failover_while_tensorflow_writes_checkpoints_loses_none(self):
+        stop = os.path.join(self.directory, "stop")
+        process = self.start("checkpoints", self.base + "/checkpoints", stop)
+        saves = [self.next_report(process)]
+        failover_started = time.time()
+        said = local_yarn_hosts("failover-nn")
+        failover_ended = time.time()
+        self.assertRegex(said, r"^nn[12] is active")
+        open(stop, "w").close()
+        saves += [json.loads(line) for line in process.stdout]
+        self.assertEqual(process.wait(timeout=600), 0, self.stderr())
+        # Every save was read back whole; at least one was under way while the NameNodes changed places.
+        self.assertTrue(any(save["started"] < failover_ended and save["ended"] > failover_started for save in saves),
+                        f"no save overlapped the failover ({failover_started}-{failover_ended}): {saves}")
+
+    def test_a_datanode_cut_off_while_tf_data_reads_leaves_the_read_whole(self):
+        data = hashlib.shake_256(b"the data set").digest(160 * 1024 * 1024)
+        local = os.path.join(self.directory, "data.bin")
+        with open(local, "wb") as out:
+            out.write(data)
+        made = fs_shell("-mkdir", "-p", self.path)
+        self.assertEqual(made.returncode, 0, made.stderr.decode(errors="replace")[-2000:])
+        put = fs_shell("-D", "dfs.replication=2", "-put", local, self.path + "/data.bin")
+        self.assertEqual(put.returncode, 0, put.stderr.decode(errors="replace")[-2000:])
+        # The host the NameNode names first for a block of the second half: the reader meets the cut there.
+        with hdfs_outputs._call(self.path + "/data.bin", "GETFILEBLOCKLOCATIONS") as answer:
+            blocks = json.load(answer)["BlockLocations"]["BlockLocation"]
+        late = next(block for block in blocks if block["offset"] + block["length"] > len(data) * 3 // 4)
+        host = late["hosts"][0]
+        self.assertTrue(host.startswith("spindle-node"), late)
+        process = self.start("read", self.base + "/data.bin", hashlib.sha256(data).hexdigest(), str(len(data)))
+        first = self.next_report(process)
+        cut = time.time()
+        local_yarn_hosts("partition", host)
+        try:
+            reports = [first] + [json.loads(line) for line in process.stdout]
+            self.assertEqual(process.wait(timeout=900), 0, self.stderr())
+        finally:
+            local_yarn_hosts("heal", host)
+        after = [report["read"] for report in reports if report.get("at", 0) > cut]
+        self.assertGreater(max(after, default=0) - first["read"], len(data) // 2, "the read was not under way at the cut")
+        gaps = [b["at"] - a["at"] for a, b in zip(reports, reports[1:]) if "at" in a and "at" in b]
+        print(f"cut {host} off; the longest wait between two reports was {max(gaps, default=0):.1f} s")
+        self.assertTrue(reports and reports[-1].get("done"), reports[-3:])
 
 
 if __name__ == "__main__":

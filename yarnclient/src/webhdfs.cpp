@@ -9,8 +9,10 @@
 #include <thread>
 
 #include "http/http_client.h"
+#include "spindle/core/host_names.h"
 #include "spindle/yarn/token_service.h"
 #include "spindle/yarn/token_url_string.h"
+#include "unreachable_datanodes.h"
 
 namespace spindle::yarn {
 namespace {
@@ -113,10 +115,18 @@ std::string authority_host(const std::string& uri) {
 // the NameNode minutes) is left out of the NameNode's next choice, by host: a node runs one.
 constexpr int datanode_attempts = 3;
 
-void exclude_datanode(std::string& excluded, const std::string& location) {
+// The NameNode matches excludedatanodes by address, not by name: a name is resolved first.
+std::string datanode_address(const std::string& location) {
   const auto host = authority_host(location);
-  if (host.empty()) return;
-  excluded += (excluded.empty() ? "" : ",") + host;
+  if (host.empty()) return host;
+  auto resolved = resolve_host(host, 0, AddressFamily::ipv4);
+  return resolved && !resolved->empty() ? resolved->front().numeric() : host;
+}
+
+void exclude_datanode(std::string& excluded, const std::string& location) {
+  const auto address = datanode_address(location);
+  if (address.empty()) return;
+  excluded += (excluded.empty() ? "" : ",") + address;
 }
 
 std::string excluding(const std::string& excluded) {
@@ -137,7 +147,8 @@ WebHdfs::WebHdfs(Options options)
     : options_(std::move(options)),
       cookies_(std::make_shared<http::AuthCookies>()),
       single_{options_.namenode_http},
-      active_(std::make_shared<std::atomic<std::size_t>>(0)) {
+      active_(std::make_shared<std::atomic<std::size_t>>(0)),
+      unreachable_(std::make_shared<UnreachableDataNodes>()) {
   if (options_.namenode_http.empty() && !options_.namenodes.empty())
     options_.namenode_http = options_.namenodes.front();
 }
@@ -531,7 +542,7 @@ Result<void> WebHdfs::read(const std::string& path, std::function<bool(std::stri
   // The NameNode first, answered in memory (a standby's refusal must not
   // reach the sink), then the data from the DataNode it names.
   const std::string what = "reading " + path + " from HDFS";
-  std::string excluded;
+  std::string excluded = unreachable_->hosts();
   for (int attempt = 1;; ++attempt) {
     auto located = namenode_call(what, "GET", path, "OPEN", excluding(excluded));
     if (!located) return located.error();
@@ -556,6 +567,7 @@ Result<void> WebHdfs::read(const std::string& path, std::function<bool(std::stri
     // Another DataNode holds the block too, as long as nothing reached the sink yet.
     if (!response && delivered == 0 && attempt < datanode_attempts) {
       exclude_datanode(excluded, located->header("location"));
+      unreachable_->add(datanode_address(located->header("location")));
       continue;
     }
     if (!response) return response.error();
@@ -566,7 +578,7 @@ Result<void> WebHdfs::read(const std::string& path, std::function<bool(std::stri
 
 Result<std::string> WebHdfs::read_range(const std::string& path, std::int64_t offset, std::int64_t length) {
   const std::string what = "reading " + path + " from HDFS at byte " + std::to_string(offset);
-  std::string excluded;
+  std::string excluded = unreachable_->hosts();
   for (int attempt = 1;; ++attempt) {
     auto response =
         namenode_call(what, "GET", path, "OPEN",
@@ -576,9 +588,12 @@ Result<std::string> WebHdfs::read_range(const std::string& path, std::int64_t of
       const std::string location = response->header("location");
       http::Request request = new_request("GET", location);
       request.follow_redirects = true;
+      // A piece is small: a DataNode silent this long is cut off, and another holds the block too.
+      request.idle_timeout = std::chrono::seconds(20);
       response = http::perform(request);
       if (!response && attempt < datanode_attempts) {
         exclude_datanode(excluded, location);
+        unreachable_->add(datanode_address(location));
         continue;
       }
       if (!response) return response.error();

@@ -33,9 +33,6 @@ namespace bhttp = beast::http;
 namespace net = boost::asio;
 namespace ssl = boost::asio::ssl;
 
-// Without a whole-transfer timeout a request may take as long as it needs,
-// but never waits longer than this for the next byte.
-constexpr std::chrono::seconds idle_limit{120};
 constexpr std::size_t piece_size = 256 * 1024;
 constexpr int redirect_limit = 5;
 
@@ -139,7 +136,9 @@ class Exchange {
   }
 
   void arm(beast::tcp_stream& tcp) const {
-    auto limit = std::chrono::steady_clock::duration(idle_limit);
+    // Without a whole-transfer timeout a request may take as long as it needs,
+    // but never waits longer than its idle timeout for the next byte.
+    auto limit = std::chrono::steady_clock::duration(request_.idle_timeout);
     if (deadline_) limit = std::min(limit, *deadline_ - std::chrono::steady_clock::now());
     tcp.expires_after(std::max(limit, std::chrono::steady_clock::duration(std::chrono::milliseconds(1))));
   }

@@ -45,6 +45,9 @@ struct Request {
   std::function<void(std::int64_t done, std::int64_t total)> progress;
   std::chrono::milliseconds connect_timeout{20'000};
   std::chrono::milliseconds timeout{0};  // whole transfer; 0: none
+  // The longest wait for the next byte either way, whatever `timeout` is: a
+  // server gone silent mid-transfer (its host cut off) is given up on then.
+  std::chrono::milliseconds idle_timeout{120'000};
   bool follow_redirects = false;
   // Answer a server's "WWW-Authenticate: Negotiate" with SPNEGO from the
   // Kerberos ticket cache. Off for token-only requests (`delegation=`).

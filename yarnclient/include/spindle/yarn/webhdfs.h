@@ -23,6 +23,7 @@ struct Request;
 struct Response;
 class AuthCookies;
 }  // namespace http
+class UnreachableDataNodes;
 
 struct HdfsFileStatus {
   std::string name;  // last path component; empty for the path asked about itself
@@ -165,9 +166,10 @@ class WebHdfs {
   const std::vector<std::string>& namenode_list() const;
 
   Options options_;
-  std::shared_ptr<http::AuthCookies> cookies_;        // shared by copies: one SPNEGO login serves them all
-  std::vector<std::string> single_;                   // {namenode_http} when there is no HA list
-  std::shared_ptr<std::atomic<std::size_t>> active_;  // index of the active NameNode, shared by copies
+  std::shared_ptr<http::AuthCookies> cookies_;         // shared by copies: one SPNEGO login serves them all
+  std::vector<std::string> single_;                    // {namenode_http} when there is no HA list
+  std::shared_ptr<std::atomic<std::size_t>> active_;   // index of the active NameNode, shared by copies
+  std::shared_ptr<UnreachableDataNodes> unreachable_;  // left out of the NameNode's choices a while
 };
 
 }  // namespace spindle::yarn
