@@ -27,6 +27,11 @@ void add_hdfs_bridge_command(CLI::App& app, int& exit_code) {
       exit_code = exit_cluster_unreachable;
       return;
     }
+    if (auto private_blocks = hdfs_bridge::transport_keeps_blocks_private(*configuration, *hdfs); !private_blocks) {
+      std::cerr << "spindle hdfs-bridge: " << private_blocks.error().message << "\n";
+      exit_code = exit_bad_input;
+      return;
+    }
     exit_code = hdfs_bridge::serve(*control_fd, *hdfs);
   });
 }

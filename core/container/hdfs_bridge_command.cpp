@@ -19,6 +19,15 @@ int run_hdfs_bridge(int control_fd) {
     std::cerr << "spindle hdfs bridge: " << hdfs.error().message << "\n";
     return 1;
   }
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) {
+    std::cerr << "spindle hdfs bridge: " << configuration.error().message << "\n";
+    return 1;
+  }
+  if (auto private_blocks = hdfs_bridge::transport_keeps_blocks_private(*configuration, *hdfs); !private_blocks) {
+    std::cerr << "spindle hdfs bridge: " << private_blocks.error().message << "\n";
+    return 1;
+  }
   return hdfs_bridge::serve(control_fd, *hdfs);
 }
 

@@ -214,6 +214,14 @@ Reply dispatch(yarn::WebHdfs& hdfs, const Request& request) {
 
 }  // namespace
 
+Result<void> transport_keeps_blocks_private(const yarn::HadoopConfiguration& configuration, const yarn::WebHdfs& hdfs) {
+  if (!configuration.get_bool("dfs.encrypt.data.transfer", false) || hdfs.options().https) return {};
+  return make_error(
+      "this cluster encrypts its block transfers (dfs.encrypt.data.transfer is true) but its WebHDFS speaks plain "
+      "HTTP, which would carry the blocks in clear; hdfs:// through Spindle needs dfs.http.policy HTTPS_ONLY on "
+      "such a cluster (ask its administrators)");
+}
+
 Reply answer(yarn::WebHdfs& hdfs, Request request) {
   if (request.operation == Operation::hello) return dispatch(hdfs, request);
   std::string error;

@@ -93,6 +93,25 @@ class OnAGateway(unittest.TestCase):
         back = tensorflow("read", self.base + "/from-hadoop.bin", hashlib.sha256(data).hexdigest(), str(len(data)))
         self.assertEqual(back.returncode, 0, back.stdout + back.stderr[-4000:])
 
+    def test_a_cluster_that_encrypts_block_transfers_over_plain_http_is_refused_in_one_sentence(self):
+        """WebHDFS over HTTP would carry in clear what the cluster encrypts on its own block transfers."""
+        with tempfile.TemporaryDirectory() as conf:
+            for name in os.listdir(CONF):
+                if os.path.isfile(os.path.join(CONF, name)):
+                    shutil.copy(os.path.join(CONF, name), conf)
+            with open(os.path.join(conf, "hdfs-site.xml")) as site:
+                text = site.read()
+            with open(os.path.join(conf, "hdfs-site.xml"), "w") as site:
+                site.write(text.replace("</configuration>", "<property><name>dfs.encrypt.data.transfer</name>"
+                                                            "<value>true</value></property></configuration>"))
+            done = subprocess.run([sys.executable, "-c", "import tensorflow as tf; tf.io.gfile.exists('hdfs:///x')"],
+                                  capture_output=True, text=True, timeout=300,
+                                  env={**gateway_env(), "HADOOP_CONF_DIR": conf})
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("this cluster encrypts its block transfers (dfs.encrypt.data.transfer is true) but its WebHDFS "
+                      "speaks plain HTTP", done.stderr)
+        self.assertIn("hdfs:///x: the HDFS bridge ended without answering (it exited with status 2", done.stderr)
+
     def test_a_missing_bridge_is_one_sentence_naming_what_to_set(self):
         env = {**os.environ, "PYTHONPATH": HOOK, "SPINDLE_HDFS_BRIDGE": "/nonexistent/spindle"}
         done = subprocess.run([sys.executable, "-c", "import tensorflow as tf; tf.io.gfile.exists('hdfs:///x')"],

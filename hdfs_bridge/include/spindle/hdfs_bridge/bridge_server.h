@@ -4,10 +4,17 @@
 // carried out through WebHDFS with the identity of the process that runs it
 // (a container's delegation token, or a gateway's Kerberos ticket).
 
+#include "spindle/core/result.h"
 #include "spindle/hdfs_bridge/protocol.h"
+#include "spindle/yarn/hadoop_configuration.h"
 #include "spindle/yarn/webhdfs.h"
 
 namespace spindle::hdfs_bridge {
+
+// WebHDFS carries the blocks over HTTP from the DataNodes. A cluster that
+// encrypts its block transfers (dfs.encrypt.data.transfer) must have them
+// over HTTPS here too (dfs.http.policy HTTPS_ONLY): else this is the refusal.
+Result<void> transport_keeps_blocks_private(const yarn::HadoopConfiguration& configuration, const yarn::WebHdfs& hdfs);
 
 // Carries out one request.
 Reply answer(yarn::WebHdfs& hdfs, Request request);
