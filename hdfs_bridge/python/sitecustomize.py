@@ -89,6 +89,5 @@ def _chain():
 
 
 _self = sys.modules[__name__]
-if os.environ.get("SPINDLE_HDFS_HOOK", "1") != "0":
-    _install()
+_install()
 _chain()

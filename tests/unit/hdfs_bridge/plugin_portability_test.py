@@ -2,16 +2,22 @@
 x86-64 Linux node's TensorFlow: it needs no library but the C library's own,
 asks for no C library version newer than RHEL 8's 2.28, exports only
 TF_InitPlugin, and the TensorFlow of scripts/setup loads it and reports a
-bridge that ends without answering as an error naming the path.
+bridge that ends without answering as an error naming the path. The
+sitecustomize hook of a task's python directory registers it as TensorFlow
+is imported, and runs the environment's own sitecustomize too.
 
 Run by ctest with the plugin's path as its argument, under scripts/setup's Python."""
 
+import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 PLUGIN = sys.argv.pop(1) if len(sys.argv) > 1 else None
+# The python directory the plugin is built into: spindle_hdfs/ and sitecustomize.py beside it.
+HOOK = os.path.dirname(os.path.dirname(PLUGIN)) if PLUGIN else None
 C_LIBRARY = {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "ld-linux-x86-64.so.2"}
 
 
@@ -47,6 +53,24 @@ class Portable(unittest.TestCase):
                               env={"SPINDLE_HDFS_BRIDGE": "/bin/true", "PATH": "/usr/bin:/bin"})
         self.assertEqual(done.returncode, 0, done.stderr[-3000:])
         self.assertIn("UNAVAILABLE hdfs://spindle-ns/user/x: the HDFS bridge ended without answering", done.stdout)
+
+
+    def test_the_hook_registers_hdfs_as_tensorflow_is_imported_and_runs_the_environments_own_sitecustomize(self):
+        with tempfile.TemporaryDirectory() as own:
+            with open(os.path.join(own, "sitecustomize.py"), "w") as site:
+                site.write("import os\nos.environ['OWN_SITECUSTOMIZE'] = 'ran'\n")
+            script = (
+                "import os, sys\n"
+                "print('own', os.environ.get('OWN_SITECUSTOMIZE'))\n"
+                "print('before', 'tensorflow' in sys.modules)\n"
+                "import tensorflow as tf\n"
+                "import spindle_hdfs\n"
+                "print('registered', spindle_hdfs._registered)\n"
+            )
+            done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                                  env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{HOOK}:{own}"})
+        self.assertEqual(done.returncode, 0, done.stderr[-3000:])
+        self.assertEqual(done.stdout.split("\n")[:3], ["own ran", "before False", "registered True"], done.stderr)
 
 
 if __name__ == "__main__":
