@@ -3,6 +3,8 @@ prints its wall seconds (the case's part alone, after TensorFlow is loaded).
 
   read URI                   every record of a TFRecord file, through tf.data
   write URI MIB              a checkpoint of one MIB-MiB variable
+  small URI N                N files of 100 bytes written one after the other (each opened,
+                             written and closed), as checkpoints and their state files are
   train DATA MODEL_DIR STEPS the tensorflow-on-hdfs example's training, in this process"""
 
 import os
@@ -29,6 +31,15 @@ def write(uri, mib):
     return time.perf_counter() - started
 
 
+def small(uri, count):
+    tf.io.gfile.makedirs(uri)
+    started = time.perf_counter()
+    for index in range(count):
+        with tf.io.gfile.GFile(f"{uri}/file-{index}", "w") as out:
+            out.write("x" * 100)
+    return time.perf_counter() - started
+
+
 def train(data, model_dir, steps):
     example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../resources/examples")
     sys.path[:0] = [os.path.join(example, "tensorflow-on-hdfs"), os.path.join(example, "common")]
@@ -43,5 +54,6 @@ def train(data, model_dir, steps):
 if __name__ == "__main__":
     case, *args = sys.argv[1:]
     seconds = {"read": lambda: read(args[0]), "write": lambda: write(args[0], int(args[1])),
+               "small": lambda: small(args[0], int(args[1])),
                "train": lambda: train(args[0], args[1], int(args[2]))}[case]()
     print(f"{seconds:.3f}")

@@ -23,6 +23,9 @@ Result<void> install_python_hook(const std::filesystem::path& directory,
       std::filesystem::permissions(path, std::filesystem::perms::owner_exec, std::filesystem::perm_options::add, ec);
     }
   }
+  // Files TensorFlow writes to hdfs:// wait for their flush here, on the container's disk, which YARN removes.
+  std::filesystem::create_directories(directory / "spool", ec);
+  if (!ec) environment["SPINDLE_HDFS_SPOOL"] = (directory / "spool").string();
   auto& python_path = environment["PYTHONPATH"];
   python_path = directory.string() + (python_path.empty() ? "" : ":" + python_path);
   environment["SPINDLE_HDFS_BRIDGE"] = self.string();

@@ -3,7 +3,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "spindle/core/version.h"
@@ -80,14 +84,61 @@ Reply read(yarn::WebHdfs& hdfs, const Request& request) {
   return failure(data.error());
 }
 
+// The bytes of a write: inline in the request, or the first `length` bytes
+// of a spool file on this node that the writer named (second_path), read
+// from the start each time a source is asked for.
+class WriteData {
+ public:
+  explicit WriteData(const Request& request) : request_(request) {}
+
+  std::int64_t size() const {
+    return request_.second_path.empty() ? static_cast<std::int64_t>(request_.data.size()) : request_.length;
+  }
+  yarn::WebHdfs::ByteSource source() const {
+    if (request_.second_path.empty()) {
+      auto offset = std::make_shared<std::size_t>(0);
+      return [data = std::string_view(request_.data), offset](char* buffer, std::size_t room) {
+        const std::size_t n = std::min(room, data.size() - *offset);
+        std::copy_n(data.data() + *offset, n, buffer);
+        *offset += n;
+        return n;
+      };
+    }
+    auto in = std::make_shared<std::ifstream>(request_.second_path, std::ios::binary);
+    auto left = std::make_shared<std::int64_t>(request_.length);
+    return [in, left](char* buffer, std::size_t room) -> std::size_t {
+      if (*left <= 0 || !*in) return 0;
+      in->read(buffer, static_cast<std::streamsize>(std::min<std::int64_t>(static_cast<std::int64_t>(room), *left)));
+      const auto got = in->gcount();
+      *left -= got;
+      return static_cast<std::size_t>(got);
+    };
+  }
+  // Whether the spool file holds what the writer said it does.
+  std::optional<std::string> problem() const {
+    if (request_.second_path.empty()) return std::nullopt;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(request_.second_path, ec);
+    if (ec) return "the spool file " + request_.second_path + " cannot be read: " + ec.message();
+    if (static_cast<std::int64_t>(size) < request_.length) {
+      return "the spool file " + request_.second_path + " holds " + std::to_string(size) + " bytes, not the " +
+             std::to_string(request_.length) + " its writer named";
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const Request& request_;
+};
+
 // An append that a failover or a lost connection interrupted may or may not
 // have taken effect; the file's length tells which, and only then is it sent again.
-Reply append(yarn::WebHdfs& hdfs, const Request& request) {
-  const auto size = static_cast<std::int64_t>(request.data.size());
+Reply append(yarn::WebHdfs& hdfs, const Request& request, const WriteData& data) {
+  const auto size = data.size();
   constexpr int attempts = 4;
   Error last;
   for (int attempt = 1; attempt <= attempts; ++attempt) {
-    auto appended = hdfs.append(request.path, request.data);
+    auto appended = hdfs.append(request.path, data.source(), size);
     if (appended) return Reply{};
     last = appended.error();
     if (last.kind == Error::Kind::authentication || last.remote_exception == "FileNotFoundException" ||
@@ -107,9 +158,14 @@ Reply append(yarn::WebHdfs& hdfs, const Request& request) {
   return failure(last);
 }
 
+// A new file (offset 0) is one streamed CREATE, made again from the start
+// after a failover; more is an append.
 Reply write(yarn::WebHdfs& hdfs, const Request& request) {
-  if (request.offset > 0) return append(hdfs, request);
-  auto written = hdfs.write(request.path, request.data, true);
+  const WriteData data(request);
+  if (auto problem = data.problem()) return failure(Outcome::invalid, *problem);
+  if (request.offset > 0) return append(hdfs, request, data);
+  auto written = hdfs.write_restartable(
+      request.path, [&data] { return data.source(); }, data.size(), true);
   if (!written) return failure(written.error());
   return Reply{};
 }

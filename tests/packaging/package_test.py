@@ -16,6 +16,7 @@ import re
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -103,6 +104,16 @@ class InstalledPackage(unittest.TestCase):
         self.assertEqual(validated.returncode, 0, validated.stdout + validated.stderr)
         with open(metainfo[0]) as data:
             self.assertIn("<launchable type=\"desktop-id\">spindle-gui.desktop</launchable>", data.read())
+
+    def test_the_hdfs_plugin_is_where_the_guide_says_and_tensorflow_loads_it_from_there(self):
+        python = os.path.join(self.root, "usr", "lib", "spindle", "python")
+        for name in ("sitecustomize.py", "spindle_hdfs/__init__.py", "spindle_hdfs/libspindle_hdfs_tf.so"):
+            self.assertTrue(os.path.isfile(os.path.join(python, name)), name)
+        # docs/outputs-on-hdfs.md: PYTHONPATH=/usr/lib/spindle/python, and `import tensorflow` registers hdfs://.
+        loaded = subprocess.run([sys.executable, "-c", "import tensorflow, spindle_hdfs; print(spindle_hdfs._registered)"],
+                                capture_output=True, text=True, timeout=300,
+                                env={"PATH": self.bin + ":/usr/bin:/bin", "PYTHONPATH": python})
+        self.assertEqual((loaded.returncode, loaded.stdout.strip().splitlines()[-1:]), (0, ["True"]), loaded.stderr)
 
     def test_man_pages_render_without_warnings(self):
         for page in ("spindle", "spindle-gui"):

@@ -415,19 +415,26 @@ Result<void> WebHdfs::replace(const std::string& from, const std::string& to) {
 }
 
 Result<void> WebHdfs::append(const std::string& path, std::string_view data) {
+  auto offset = std::make_shared<std::size_t>(0);
+  return append(
+      path,
+      [data, offset](char* buffer, std::size_t size) {
+        const std::size_t n = std::min(size, data.size() - *offset);
+        std::copy_n(data.data() + *offset, n, buffer);
+        *offset += n;
+        return n;
+      },
+      static_cast<std::int64_t>(data.size()));
+}
+
+Result<void> WebHdfs::append(const std::string& path, ByteSource source, std::int64_t length) {
   const std::string what = "appending to " + path + " in HDFS";
   auto redirect = namenode_call(what, "POST", path, "APPEND");
   if (!redirect) return redirect.error();
   if (redirect->status != 307 || redirect->header("location").empty()) return remote_error(what, *redirect);
   http::Request upload = new_request("POST", redirect->header("location"));
-  auto offset = std::make_shared<std::size_t>(0);
-  upload.read = [data, offset](char* buffer, std::size_t size) {
-    const std::size_t n = std::min(size, data.size() - *offset);
-    std::copy_n(data.data() + *offset, n, buffer);
-    *offset += n;
-    return n;
-  };
-  upload.body_size = static_cast<std::int64_t>(data.size());
+  upload.read = std::move(source);
+  upload.body_size = length;
   upload.headers.emplace_back("Content-Type", "application/octet-stream");
   auto appended = http::perform(upload);
   if (!appended) return appended.error();

@@ -59,7 +59,9 @@ def train():
     def dataset_fn(context):
         records = tf.data.TFRecordDataset(DATA + "/train.tfrecord")
         records = records.shard(context.num_input_pipelines, context.input_pipeline_id)
-        return records.map(parse).shuffle(256, seed=3).repeat().batch(context.get_per_replica_batch_size(global_batch))
+        # Kept in memory after the first pass: a small data set is read from HDFS once, not once an epoch.
+        records = records.map(parse).cache()
+        return records.shuffle(256, seed=3).repeat().batch(context.get_per_replica_batch_size(global_batch))
 
     iterator = iter(strategy.distribute_datasets_from_function(dataset_fn))
 
@@ -87,7 +89,9 @@ def train():
         resumed_from = int(step.numpy())
         print(f"resumed from step {resumed_from} ({latest})", flush=True)
     manager = tf.train.CheckpointManager(checkpoint, workdir + "/checkpoints", max_to_keep=5)
-    writer = tf.summary.create_file_writer(workdir + "/train")
+    # Flushed every 5 s rather than at each scalar: each flush is a request to HDFS, which makes what was
+    # written visible to TensorBoard.
+    writer = tf.summary.create_file_writer(workdir + "/train", flush_millis=5000)
     steps = int(os.environ.get("TRAIN_STEPS", "200"))
     pause = float(os.environ.get("STEP_SECONDS", "0"))
     checkpoint_every = int(os.environ.get("CHECKPOINT_EVERY", "50"))
@@ -100,7 +104,6 @@ def train():
         if current % 10 == 0:
             with writer.as_default():
                 tf.summary.scalar("loss", loss, step=current)
-            writer.flush()
         if current % checkpoint_every == 0:
             manager.save(checkpoint_number=current)
     manager.save(checkpoint_number=int(step.numpy()))

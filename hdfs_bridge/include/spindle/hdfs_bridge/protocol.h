@@ -48,7 +48,7 @@ enum class Outcome : std::uint8_t {
 struct Request {
   Operation operation = Operation::hello;
   std::string path;         // of the file system: /user/alice/x, never a URI
-  std::string second_path;  // rename's destination
+  std::string second_path;  // rename's destination; a write's spool file
   std::int64_t offset = 0;
   std::int64_t length = 0;
   bool flag = false;

@@ -111,6 +111,8 @@ class WebHdfs {
   // failure: whether an interrupted append took effect only the file's
   // length can tell, which the caller knows how to judge.
   Result<void> append(const std::string& path, std::string_view data);
+  // The same with `length` bytes from a source (a file, say), streamed.
+  Result<void> append(const std::string& path, ByteSource source, std::int64_t length);
   Result<void> upload(const std::filesystem::path& local, const std::string& path, bool overwrite,
                       TransferProgress progress = {});
 
