@@ -314,20 +314,9 @@ void new_random_access_file(const TF_Filesystem*, const char* uri, TF_RandomAcce
   file->plugin_file = new RandomAccessFile(uri);
 }
 
+// The file itself is made at its first flush or close, with the directories it needs, as HDFS's own
+// clients make them (and TensorFlow's object-store file systems behave).
 void new_writable_file(const TF_Filesystem*, const char* uri, TF_WritableFile* file, TF_Status* status) {
-  // The file itself is made at its first flush or close; a missing directory is said now, as TensorFlow's
-  // local file system says it.
-  const std::string path(uri);
-  const auto slash = path.find_last_of('/');
-  const auto authority_end = path.find('/', path.find("://") == std::string::npos ? 0 : path.find("://") + 3);
-  if (slash != std::string::npos && authority_end != std::string::npos && slash > authority_end) {
-    Reply reply;
-    const std::string parent = path.substr(0, slash);
-    if (!stat_of(parent.c_str(), reply, status)) return;
-    if (!reply.status.directory) {
-      return set_status(status, TF_FAILED_PRECONDITION, parent + " is a file, not a directory");
-    }
-  }
   ok(status);
   file->plugin_file = new WritableFile(uri, -1);
 }

@@ -69,6 +69,11 @@ def write(base):
     gfile.remove(base + "/a/two.txt")
     expect(gfile.exists(base + "/a/two.txt"), False, "a removed file")
 
+    # A file whose directories are missing gets them, as HDFS's own clients make them.
+    with gfile.GFile(base + "/made/on/write.txt", "w") as out:
+        out.write("deep")
+    expect(gfile.GFile(base + "/made/on/write.txt").read(), "deep", "a file written into missing directories")
+
     # A missing file is NotFound, a directory that is not empty is not removed without rmtree.
     try:
         gfile.GFile(base + "/missing", "rb").read()
