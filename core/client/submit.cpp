@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -24,6 +23,7 @@
 #include "spindle/client/python_env.h"
 #include "spindle/client/security_tokens.h"
 #include "spindle/client/will_it_fit.h"
+#include "spindle/core/clock.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/python_env_path.h"
 #include "spindle/core/spec_writer.h"
@@ -157,11 +157,6 @@ yarn::HadoopConfiguration with_login(const yarn::HadoopConfiguration& configurat
 
 namespace {
 
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // The job goes into the history as soon as YARN has it. A history that
 // cannot be written is worth a warning, not the job.
 void record_submission(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
@@ -201,7 +196,7 @@ Result<std::optional<TrackingRunEntry>, SubmitError> open_tracking_run(
                             application_id + "/";
   }
   job.spec_yaml = to_yaml(spec);
-  job.submitted_ms = now_ms();
+  job.submitted_ms = wall_clock_ms();
   auto run = start_tracking_run(spec, *target, job, progress);
   if (run) return std::optional<TrackingRunEntry>(std::move(*run));
   if (target->required) {
@@ -430,7 +425,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   record.secret = *secret;
   record.api_certificate_sha256 = api_pin;
   record.staging = area.location();
-  record.submitted_ms = now_ms();
+  record.submitted_ms = wall_clock_ms();
   if (auto saved = JobRecords().save(record); !saved) {
     (void)client.kill(created->id, "its secret could not be kept on the submitting machine");
     return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));

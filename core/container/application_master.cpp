@@ -14,6 +14,7 @@
 #include "container/job_file.h"
 #include "container/output_cleanup.h"
 #include "container/staging_cleanup.h"
+#include "spindle/core/clock.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_lifecycle.h"
 #include "spindle/core/job_status.h"
@@ -32,11 +33,6 @@ std::atomic<int> stop_signal = 0;
 
 extern "C" void remember_stop_signal(int signal) {
   stop_signal = signal;
-}
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 void log(const std::string& line) {
@@ -85,7 +81,7 @@ class MasterBackend final : public JobApiBackend {
   EventLog& events_;
   Rendezvous& rendezvous_;
   const std::string application_id_;
-  const std::int64_t started_ms_ = now_ms();
+  const std::int64_t started_ms_ = wall_clock_ms();
   std::mutex mutex_;
   std::condition_variable wake_;
   bool woken_ = false;
