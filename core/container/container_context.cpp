@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "spindle/core/text.h"
 #include "spindle/yarn/credentials.h"
 
 namespace spindle::container {
@@ -15,17 +16,6 @@ namespace {
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value ? value : "";
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const auto end = text.find(separator, start);
-    parts.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
 }
 
 }  // namespace
@@ -40,8 +30,8 @@ Result<ContainerContext> read_container_context() {
     return make_error("CONTAINER_ID is \"" + context.container_id +
                       "\", not a YARN container id; spindle-container runs in containers YARN starts");
   }
-  context.application_id = "application_" + parts[1] + "_" + parts[2];
-  context.attempt = std::atoi(parts[3].c_str());
+  context.application_id = "application_" + std::string(parts[1]) + "_" + std::string(parts[2]);
+  context.attempt = std::atoi(std::string(parts[3]).c_str());
   context.host = environment("NM_HOST");
   if (context.host.empty()) {
     char name[256] = {};

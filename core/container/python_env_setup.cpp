@@ -7,17 +7,12 @@
 #include <vector>
 
 #include "spindle/core/python_env_path.h"
+#include "spindle/core/text.h"
 
 namespace spindle::container {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string trimmed(std::string text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
 
 // The value of `home` in pyvenv.cfg: the directory of the base interpreter.
 std::string base_home(const fs::path& configuration) {
@@ -25,8 +20,8 @@ std::string base_home(const fs::path& configuration) {
   std::string line;
   while (std::getline(in, line)) {
     const auto equals = line.find('=');
-    if (equals != std::string::npos && trimmed(line.substr(0, equals)) == "home") {
-      return trimmed(line.substr(equals + 1));
+    if (equals != std::string::npos && trim(std::string_view(line).substr(0, equals)) == "home") {
+      return std::string(trim(std::string_view(line).substr(equals + 1)));
     }
   }
   return "";

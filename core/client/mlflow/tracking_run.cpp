@@ -7,6 +7,7 @@
 #include "spindle/core/clock.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/spec_writer.h"
+#include "spindle/core/text.h"
 
 namespace spindle::client {
 namespace {
@@ -22,8 +23,8 @@ std::string environment(const char* name) {
   return value ? value : "";
 }
 
-bool looks_secret(std::string name) {
-  for (auto& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+bool looks_secret(std::string_view variable) {
+  const std::string name = to_upper(variable);
   for (const char* word : {"SECRET", "PASSWORD", "PASSWD", "TOKEN", "CREDENTIAL", "KEY"}) {
     if (name.find(word) != std::string::npos) return true;
   }
