@@ -24,6 +24,7 @@
 #include "spindle/client/security_tokens.h"
 #include "spindle/client/will_it_fit.h"
 #include "spindle/core/clock.h"
+#include "spindle/core/container_contract.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/python_env_path.h"
 #include "spindle/core/spec_writer.h"
@@ -63,7 +64,7 @@ std::filesystem::path container_binary(const SubmitOptions& options) {
   }
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return self.parent_path() / "spindle-container";
+  return self.parent_path() / container_contract::binary_name;
 }
 
 // What the cluster can refuse only after the job started (a label no node
@@ -392,23 +393,23 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     if (file.name == input_link_name) continue;
     request.am.files.push_back(file);
   }
-  request.am.environment["SPINDLE_RESOURCES"] = yarn::encode_local_files(staged);
-  request.am.environment["SPINDLE_STAGING"] = area.removal_location();
-  request.am.commands = {"./spindle-container master 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
+  request.am.environment[container_contract::resources_variable] = yarn::encode_local_files(staged);
+  request.am.environment[container_contract::staging_variable] = area.removal_location();
+  request.am.commands = {std::string(container_contract::master_command) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
   yarn::Credentials credentials = std::move(*tokens);
-  credentials.secrets["spindle.job.secret"] = *secret;
+  credentials.secrets[container_contract::secret_alias] = *secret;
   // What the containers read, everything but how the client logged in, goes
   // with the launch rather than as a file: nothing waits for HDFS to close it.
   shipped.kerberos.reset();
-  credentials.secrets["spindle.job.spec"] = to_json(shipped).dump();
+  credentials.secrets[container_contract::job_spec_alias] = to_json(shipped).dump();
   // On an encrypted cluster the job's API speaks TLS with a certificate made
   // here for this job; its key goes only to the master, its pin to the record.
   std::string api_pin;
   if (job_api_transport(configuration).tls) {
     auto certificate = make_job_certificate(application_id);
     if (!certificate) return fail(cluster_error(certificate.error().message));
-    credentials.secrets["spindle.job.api.certificate"] = certificate->certificate_pem;
-    credentials.secrets["spindle.job.api.key"] = certificate->key_pem;
+    credentials.secrets[container_contract::api_certificate_alias] = certificate->certificate_pem;
+    credentials.secrets[container_contract::api_key_alias] = certificate->key_pem;
     api_pin = certificate->sha256;
   }
   request.am.credentials = credentials.serialize();

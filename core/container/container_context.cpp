@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "spindle/core/container_contract.h"
 #include "spindle/core/text.h"
 #include "spindle/yarn/credentials.h"
 
@@ -43,9 +44,9 @@ Result<ContainerContext> read_container_context() {
   if (token_file.empty()) return make_error("HADOOP_TOKEN_FILE_LOCATION is not set; YARN sets it in every container");
   auto credentials = yarn::Credentials::read_file(token_file);
   if (!credentials) return credentials.error();
-  const auto secret = credentials->secrets.find(secret_alias);
+  const auto secret = credentials->secrets.find(container_contract::secret_alias);
   if (secret == credentials->secrets.end() || secret->second.empty()) {
-    return make_error(token_file + " holds no job secret (" + secret_alias +
+    return make_error(token_file + " holds no job secret (" + container_contract::secret_alias +
                       "); containers of a Spindle job get it from spindle submit");
   }
   context.secret = secret->second;
@@ -53,10 +54,10 @@ Result<ContainerContext> read_container_context() {
     const auto found = credentials->secrets.find(alias);
     return found == credentials->secrets.end() ? std::string() : found->second;
   };
-  context.api_certificate_pem = secret_named(api_certificate_alias);
-  context.api_key_pem = secret_named(api_key_alias);
-  context.api_pin = secret_named(api_pin_alias);
-  context.job_spec_json = secret_named(job_spec_alias);
+  context.api_certificate_pem = secret_named(container_contract::api_certificate_alias);
+  context.api_key_pem = secret_named(container_contract::api_key_alias);
+  context.api_pin = secret_named(container_contract::api_pin_alias);
+  context.job_spec_json = secret_named(container_contract::job_spec_alias);
   if (context.api_pin.empty() && !context.api_certificate_pem.empty()) {
     auto pin = certificate_sha256(context.api_certificate_pem);
     if (!pin) return make_error(token_file + ": " + pin.error().message);

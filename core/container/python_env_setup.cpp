@@ -6,6 +6,7 @@
 #include <fstream>
 #include <vector>
 
+#include "spindle/core/container_contract.h"
 #include "spindle/core/python_env_path.h"
 #include "spindle/core/text.h"
 
@@ -103,7 +104,7 @@ Result<void> use_python_env(const std::string& python_env, const fs::path& conta
                             std::map<std::string, std::string>& environment) {
   if (auto installed = python_env_on_nodes(python_env)) return use_installed(*installed, node, environment);
   std::error_code ec;
-  const auto unpacked = container_directory / "python_env";
+  const auto unpacked = container_directory / container_contract::python_env_link_name;
   if (fs::is_directory(unpacked, ec)) {
     // An archive of one top directory (as some tools make them) is that directory's environment.
     fs::path root = unpacked;
@@ -114,7 +115,7 @@ Result<void> use_python_env(const std::string& python_env, const fs::path& conta
     }
     return use_venv(fs::absolute(root), node, environment);
   }
-  const auto pex = container_directory / "python_env.pex";
+  const auto pex = container_directory / container_contract::python_env_pex_link_name;
   if (fs::exists(pex, ec)) return use_pex(fs::absolute(pex), container_directory, environment);
   return make_error("the job names a python_env, but YARN localized none in " + container_directory.string() +
                     " on node " + node);
