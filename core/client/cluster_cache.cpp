@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "spindle/core/container_contract.h"
 #include "spindle/yarn/webhdfs.h"
 
 namespace spindle::client {
@@ -36,10 +37,11 @@ yarn::LocalFile as_resource(CacheArea area, const std::string& name, std::string
                             std::int64_t time) {
   yarn::LocalFile file;
   if (area == CacheArea::container_binaries) {
-    file.name = "spindle-container";
+    file.name = container_contract::binary_name;
     file.archive = false;
   } else {
-    file.name = name.ends_with(".pex") ? "python_env.pex" : "python_env";
+    file.name = name.ends_with(".pex") ? container_contract::python_env_pex_link_name
+                                       : container_contract::python_env_link_name;
     file.archive = !name.ends_with(".pex");
   }
   file.url = std::move(url);

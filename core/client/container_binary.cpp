@@ -1,6 +1,7 @@
 #include "client/container_binary.h"
 
 #include "spindle/client/cluster_cache.h"
+#include "spindle/core/container_contract.h"
 #include "spindle/core/program_output.h"
 #include "spindle/core/sha256.h"
 #include "spindle/core/version.h"
@@ -21,7 +22,7 @@ Result<std::string> container_binary_version(const std::filesystem::path& path) 
 Result<void> check_container_binary(const std::filesystem::path& path) {
   auto printed = container_binary_version(path);
   if (!printed) return printed.error();
-  const std::string wanted = std::string("spindle-container ") + version;
+  const std::string wanted = container_contract::version_banner_prefix + std::string(version);
   if (*printed != wanted) {
     return make_error("the container binary " + path.string() + " says \"" + *printed + "\", but this is spindle " +
                       version + "; stage the spindle-container built with it (SPINDLE_CONTAINER_BINARY names it)");

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -24,6 +23,8 @@
 #include "spindle/client/python_env.h"
 #include "spindle/client/security_tokens.h"
 #include "spindle/client/will_it_fit.h"
+#include "spindle/core/clock.h"
+#include "spindle/core/container_contract.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/python_env_path.h"
 #include "spindle/core/spec_writer.h"
@@ -63,7 +64,7 @@ std::filesystem::path container_binary(const SubmitOptions& options) {
   }
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return self.parent_path() / "spindle-container";
+  return self.parent_path() / container_contract::binary_name;
 }
 
 // What the cluster can refuse only after the job started (a label no node
@@ -157,11 +158,6 @@ yarn::HadoopConfiguration with_login(const yarn::HadoopConfiguration& configurat
 
 namespace {
 
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // The job goes into the history as soon as YARN has it. A history that
 // cannot be written is worth a warning, not the job.
 void record_submission(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
@@ -201,7 +197,7 @@ Result<std::optional<TrackingRunEntry>, SubmitError> open_tracking_run(
                             application_id + "/";
   }
   job.spec_yaml = to_yaml(spec);
-  job.submitted_ms = now_ms();
+  job.submitted_ms = wall_clock_ms();
   auto run = start_tracking_run(spec, *target, job, progress);
   if (run) return std::optional<TrackingRunEntry>(std::move(*run));
   if (target->required) {
@@ -397,23 +393,23 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     if (file.name == input_link_name) continue;
     request.am.files.push_back(file);
   }
-  request.am.environment["SPINDLE_RESOURCES"] = yarn::encode_local_files(staged);
-  request.am.environment["SPINDLE_STAGING"] = area.removal_location();
-  request.am.commands = {"./spindle-container master 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
+  request.am.environment[container_contract::resources_variable] = yarn::encode_local_files(staged);
+  request.am.environment[container_contract::staging_variable] = area.removal_location();
+  request.am.commands = {std::string(container_contract::master_command) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
   yarn::Credentials credentials = std::move(*tokens);
-  credentials.secrets["spindle.job.secret"] = *secret;
+  credentials.secrets[container_contract::secret_alias] = *secret;
   // What the containers read, everything but how the client logged in, goes
   // with the launch rather than as a file: nothing waits for HDFS to close it.
   shipped.kerberos.reset();
-  credentials.secrets["spindle.job.spec"] = to_json(shipped).dump();
+  credentials.secrets[container_contract::job_spec_alias] = to_json(shipped).dump();
   // On an encrypted cluster the job's API speaks TLS with a certificate made
   // here for this job; its key goes only to the master, its pin to the record.
   std::string api_pin;
   if (job_api_transport(configuration).tls) {
     auto certificate = make_job_certificate(application_id);
     if (!certificate) return fail(cluster_error(certificate.error().message));
-    credentials.secrets["spindle.job.api.certificate"] = certificate->certificate_pem;
-    credentials.secrets["spindle.job.api.key"] = certificate->key_pem;
+    credentials.secrets[container_contract::api_certificate_alias] = certificate->certificate_pem;
+    credentials.secrets[container_contract::api_key_alias] = certificate->key_pem;
     api_pin = certificate->sha256;
   }
   request.am.credentials = credentials.serialize();
@@ -430,7 +426,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   record.secret = *secret;
   record.api_certificate_sha256 = api_pin;
   record.staging = area.location();
-  record.submitted_ms = now_ms();
+  record.submitted_ms = wall_clock_ms();
   if (auto saved = JobRecords().save(record); !saved) {
     (void)client.kill(created->id, "its secret could not be kept on the submitting machine");
     return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));

@@ -8,6 +8,7 @@
 
 #include "spindle/client/job_records.h"
 #include "spindle/core/cluster_spec.h"
+#include "spindle/core/text.h"
 
 namespace spindle::client {
 namespace {
@@ -15,11 +16,6 @@ namespace {
 using tbproxy::UpstreamLookup;
 using tbproxy::UpstreamState;
 using tbproxy::UpstreamUnavailable;
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 }  // namespace
 
@@ -38,13 +34,13 @@ UpstreamLookup find_tensorboard(JobConnection& job) {
                                                              "; the proxy shows only your own jobs' TensorBoards."};
   }
   if (report->finished()) {
-    return UpstreamUnavailable{UpstreamState::ended, "The job " + id + " has ended (" + lower(report->final_status) +
+    return UpstreamUnavailable{UpstreamState::ended, "The job " + id + " has ended (" + to_lower(report->final_status) +
                                                          "), and its TensorBoard with it."};
   }
   const auto status = job.live_status();
   if (!status) {
-    return UpstreamUnavailable{UpstreamState::starting,
-                               "The job " + id + " is " + lower(report->state) + " and its TensorBoard is not up yet."};
+    return UpstreamUnavailable{UpstreamState::starting, "The job " + id + " is " + to_lower(report->state) +
+                                                            " and its TensorBoard is not up yet."};
   }
   if (status->state != "running") {
     return UpstreamUnavailable{UpstreamState::ended,

@@ -14,6 +14,8 @@
 #include "container/job_file.h"
 #include "container/output_cleanup.h"
 #include "container/staging_cleanup.h"
+#include "spindle/core/clock.h"
+#include "spindle/core/container_contract.h"
 #include "spindle/core/job_api_server.h"
 #include "spindle/core/job_lifecycle.h"
 #include "spindle/core/job_status.h"
@@ -32,11 +34,6 @@ std::atomic<int> stop_signal = 0;
 
 extern "C" void remember_stop_signal(int signal) {
   stop_signal = signal;
-}
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 void log(const std::string& line) {
@@ -85,7 +82,7 @@ class MasterBackend final : public JobApiBackend {
   EventLog& events_;
   Rendezvous& rendezvous_;
   const std::string application_id_;
-  const std::int64_t started_ms_ = now_ms();
+  const std::int64_t started_ms_ = wall_clock_ms();
   std::mutex mutex_;
   std::condition_variable wake_;
   bool woken_ = false;
@@ -399,16 +396,16 @@ class ApplicationMaster {
     yarn::LaunchContext launch;
     launch.files = staged_files_;
     yarn::Credentials credentials;
-    credentials.secrets[secret_alias] = context_.secret;
+    credentials.secrets[container_contract::secret_alias] = context_.secret;
     // Tasks pin the API's certificate; its key stays here.
-    if (!context_.api_pin.empty()) credentials.secrets[api_pin_alias] = context_.api_pin;
-    credentials.secrets[job_spec_alias] = context_.job_spec_json;
+    if (!context_.api_pin.empty()) credentials.secrets[container_contract::api_pin_alias] = context_.api_pin;
+    credentials.secrets[container_contract::job_spec_alias] = context_.job_spec_json;
     // Tasks reach HDFS (TensorFlow, TensorBoard) and the ResourceManager with the job's tokens.
     credentials.tokens = context_.delegation_tokens;
     launch.credentials = credentials.serialize();
-    launch.commands = {"./spindle-container task --task " + shell_quote(task->to_string()) + " --api " +
-                       shell_quote(api_address_) + " --attempt " + std::to_string(attempt) + " --restarts " +
-                       std::to_string(restarts) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
+    launch.commands = {std::string(container_contract::task_command) + " --task " + shell_quote(task->to_string()) +
+                       " --api " + shell_quote(api_address_) + " --attempt " + std::to_string(attempt) +
+                       " --restarts " + std::to_string(restarts) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
     auto* node = node_manager(container.node);
     Result<void> started = node ? node->start(container, launch)
                                 : Result<void>(make_error("the ResourceManager gave no token for " + container.node));
@@ -486,7 +483,8 @@ int run_application_master(const MasterOptions& options) {
   auto staged = yarn::decode_local_files(options.staged_files_json);
   if (!spec || !staged) {
     // Register only to say why, so the user reads it in the application's diagnostics.
-    const auto why = !spec ? spec.error().message : "SPINDLE_RESOURCES: " + staged.error().message;
+    const auto why = !spec ? spec.error().message
+                           : std::string(container_contract::resources_variable) + ": " + staged.error().message;
     log(why);
     if ((*scheduler)->register_master(context->host, 0, "")) {
       (void)(*scheduler)->finish(yarn::FinalStatus::failed, why, "");

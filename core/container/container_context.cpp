@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "spindle/core/container_contract.h"
+#include "spindle/core/text.h"
 #include "spindle/yarn/credentials.h"
 
 namespace spindle::container {
@@ -15,17 +17,6 @@ namespace {
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value ? value : "";
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const auto end = text.find(separator, start);
-    parts.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
 }
 
 }  // namespace
@@ -40,8 +31,8 @@ Result<ContainerContext> read_container_context() {
     return make_error("CONTAINER_ID is \"" + context.container_id +
                       "\", not a YARN container id; spindle-container runs in containers YARN starts");
   }
-  context.application_id = "application_" + parts[1] + "_" + parts[2];
-  context.attempt = std::atoi(parts[3].c_str());
+  context.application_id = "application_" + std::string(parts[1]) + "_" + std::string(parts[2]);
+  context.attempt = std::atoi(std::string(parts[3]).c_str());
   context.host = environment("NM_HOST");
   if (context.host.empty()) {
     char name[256] = {};
@@ -53,9 +44,9 @@ Result<ContainerContext> read_container_context() {
   if (token_file.empty()) return make_error("HADOOP_TOKEN_FILE_LOCATION is not set; YARN sets it in every container");
   auto credentials = yarn::Credentials::read_file(token_file);
   if (!credentials) return credentials.error();
-  const auto secret = credentials->secrets.find(secret_alias);
+  const auto secret = credentials->secrets.find(container_contract::secret_alias);
   if (secret == credentials->secrets.end() || secret->second.empty()) {
-    return make_error(token_file + " holds no job secret (" + secret_alias +
+    return make_error(token_file + " holds no job secret (" + container_contract::secret_alias +
                       "); containers of a Spindle job get it from spindle submit");
   }
   context.secret = secret->second;
@@ -63,10 +54,10 @@ Result<ContainerContext> read_container_context() {
     const auto found = credentials->secrets.find(alias);
     return found == credentials->secrets.end() ? std::string() : found->second;
   };
-  context.api_certificate_pem = secret_named(api_certificate_alias);
-  context.api_key_pem = secret_named(api_key_alias);
-  context.api_pin = secret_named(api_pin_alias);
-  context.job_spec_json = secret_named(job_spec_alias);
+  context.api_certificate_pem = secret_named(container_contract::api_certificate_alias);
+  context.api_key_pem = secret_named(container_contract::api_key_alias);
+  context.api_pin = secret_named(container_contract::api_pin_alias);
+  context.job_spec_json = secret_named(container_contract::job_spec_alias);
   if (context.api_pin.empty() && !context.api_certificate_pem.empty()) {
     auto pin = certificate_sha256(context.api_certificate_pem);
     if (!pin) return make_error(token_file + ": " + pin.error().message);

@@ -8,20 +8,6 @@
 
 namespace spindle::container {
 
-// The alias under which the client puts the job's secret into the
-// credentials of every container it and the application master launch.
-inline constexpr const char* secret_alias = "spindle.job.secret";
-// On an encrypted cluster: the job API's certificate and key (the
-// application master's credentials only), and the certificate's SHA-256,
-// which every task's credentials carry to pin it.
-inline constexpr const char* api_certificate_alias = "spindle.job.api.certificate";
-inline constexpr const char* api_key_alias = "spindle.job.api.key";
-inline constexpr const char* api_pin_alias = "spindle.job.api.sha256";
-// The job's normalized spec (JSON), which the client hands the application
-// master and the master every task, in their credentials: YARN delivers it
-// with the launch, so a submit writes no file for it.
-inline constexpr const char* job_spec_alias = "spindle.job.spec";
-
 // What YARN tells a container about itself through its environment.
 struct ContainerContext {
   std::string container_id;         // CONTAINER_ID

@@ -1,12 +1,14 @@
 #include "container/job_file.h"
 
+#include "spindle/core/container_contract.h"
 #include "spindle/core/spec_parser.h"
 
 namespace spindle::container {
 
 Result<JobSpec> read_job_spec(const ContainerContext& context) {
   if (context.job_spec_json.empty()) {
-    return make_error(std::string("the container's credentials hold no job spec (") + job_spec_alias +
+    return make_error(std::string("the container's credentials hold no job spec (") +
+                      container_contract::job_spec_alias +
                       "); containers of a Spindle job get it from spindle submit and the application master");
   }
   SpecParseOptions parsing;

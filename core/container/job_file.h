@@ -7,7 +7,7 @@
 namespace spindle::container {
 
 // The normalized spec the client put into the job's credentials (see
-// job_spec_alias), which every container of the job gets.
+// container_contract::job_spec_alias), which every container of the job gets.
 Result<JobSpec> read_job_spec(const ContainerContext& context);
 
 }  // namespace spindle::container

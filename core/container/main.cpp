@@ -14,6 +14,7 @@
 #include "container/process_fan_out.h"
 #include "container/self_check.h"
 #include "container/task_executor.h"
+#include "spindle/core/container_contract.h"
 #include "spindle/core/version.h"
 
 namespace {
@@ -65,7 +66,7 @@ int run(int argc, char** argv) {
   if (argc < 2) return usage();
   const std::string mode = argv[1];
   if (mode == "--version" && argc == 2) {
-    std::cout << "spindle-container " << spindle::version << "\n";
+    std::cout << spindle::container_contract::version_banner_prefix << spindle::version << "\n";
     return 0;
   }
   if (mode == "self-check") return self_check(argc, argv);
@@ -78,13 +79,13 @@ int run(int argc, char** argv) {
   if (mode == "hdfs-bridge" && argc == 4 && std::string(argv[2]) == "--control-fd") {
     return spindle::container::run_hdfs_bridge(std::atoi(argv[3]));
   }
-  if (mode == "master" && argc == 2) {
+  if (mode == spindle::container_contract::master_mode && argc == 2) {
     spindle::container::MasterOptions options;
-    options.staged_files_json = environment("SPINDLE_RESOURCES");
-    options.staging_location = environment("SPINDLE_STAGING");
+    options.staged_files_json = environment(spindle::container_contract::resources_variable);
+    options.staging_location = environment(spindle::container_contract::staging_variable);
     return spindle::container::run_application_master(options);
   }
-  if (mode != "task") return usage();
+  if (mode != spindle::container_contract::task_mode) return usage();
   spindle::container::ExecutorOptions options;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];

@@ -421,7 +421,7 @@ Result<void> OutputMirror::pull() {
         out.close();
         fs::remove(temporary, ec);
         // Removed between the listing and the read: the next pass sees it gone.
-        if (!read && read.error().message.find("FileNotFoundException") != std::string::npos) continue;
+        if (!read && read.error().remote_exception == "FileNotFoundException") continue;
         return read ? make_error("cannot write " + target.string()) : read.error();
       }
     }

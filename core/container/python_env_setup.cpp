@@ -6,18 +6,14 @@
 #include <fstream>
 #include <vector>
 
+#include "spindle/core/container_contract.h"
 #include "spindle/core/python_env_path.h"
+#include "spindle/core/text.h"
 
 namespace spindle::container {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string trimmed(std::string text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
 
 // The value of `home` in pyvenv.cfg: the directory of the base interpreter.
 std::string base_home(const fs::path& configuration) {
@@ -25,8 +21,8 @@ std::string base_home(const fs::path& configuration) {
   std::string line;
   while (std::getline(in, line)) {
     const auto equals = line.find('=');
-    if (equals != std::string::npos && trimmed(line.substr(0, equals)) == "home") {
-      return trimmed(line.substr(equals + 1));
+    if (equals != std::string::npos && trim(std::string_view(line).substr(0, equals)) == "home") {
+      return std::string(trim(std::string_view(line).substr(equals + 1)));
     }
   }
   return "";
@@ -108,7 +104,7 @@ Result<void> use_python_env(const std::string& python_env, const fs::path& conta
                             std::map<std::string, std::string>& environment) {
   if (auto installed = python_env_on_nodes(python_env)) return use_installed(*installed, node, environment);
   std::error_code ec;
-  const auto unpacked = container_directory / "python_env";
+  const auto unpacked = container_directory / container_contract::python_env_link_name;
   if (fs::is_directory(unpacked, ec)) {
     // An archive of one top directory (as some tools make them) is that directory's environment.
     fs::path root = unpacked;
@@ -119,7 +115,7 @@ Result<void> use_python_env(const std::string& python_env, const fs::path& conta
     }
     return use_venv(fs::absolute(root), node, environment);
   }
-  const auto pex = container_directory / "python_env.pex";
+  const auto pex = container_directory / container_contract::python_env_pex_link_name;
   if (fs::exists(pex, ec)) return use_pex(fs::absolute(pex), container_directory, environment);
   return make_error("the job names a python_env, but YARN localized none in " + container_directory.string() +
                     " on node " + node);

@@ -155,8 +155,7 @@ int run_task_executor(const ExecutorOptions& options) {
   while (true) {
     auto registered = link.client().register_task(*task, address, context->container_id);
     if (registered) break;
-    if (registered.error().message.find("refused " + task->to_string()) != std::string::npos ||
-        std::chrono::steady_clock::now() > give_up) {
+    if (registered.error().kind == Error::Kind::refused || std::chrono::steady_clock::now() > give_up) {
       log(registered.error().message);
       return 2;
     }

@@ -1,4 +1,5 @@
 #include "spindle/core/quantities.h"
+#include "spindle/core/text.h"
 
 #include <array>
 #include <cctype>
@@ -9,12 +10,6 @@
 
 namespace spindle {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
 
 // Splits "1.5 GiB" into the number "1.5" and the unit "GiB".
 std::pair<std::string_view, std::string_view> split_number(std::string_view text) {

@@ -8,7 +8,7 @@
 
 #include "session_errors.h"
 #include "spindle/core/job_certificate.h"
-#include "text_fields.h"
+#include "spindle/core/text.h"
 
 namespace spindle::tbproxy {
 namespace {
@@ -288,7 +288,7 @@ void ClientSession::on_upstream_request_written(beast::error_code ec) {
 
 bool ClientSession::continue_first(void (ClientSession::*then)()) {
   const auto expect = request_parser_->get()[http::field::expect];
-  if (continue_sent_ || !iequals(trim({expect.data(), expect.size()}), "100-continue")) return false;
+  if (continue_sent_ || !iequals(trim({expect.data(), expect.size()}, http_whitespace), "100-continue")) return false;
   // The client waits for this before it sends the body.
   continue_sent_ = true;
   watch(Waiting::client, context_.options.idle_timeout);

@@ -6,8 +6,8 @@
 #include <array>
 #include <charconv>
 
+#include "spindle/core/text.h"
 #include "spindle/core/text_encodings.h"
-#include "text_fields.h"
 
 namespace spindle::tbproxy {
 namespace {

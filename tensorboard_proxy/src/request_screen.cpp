@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "login_cookie.h"
-#include "text_fields.h"
+#include "spindle/core/text.h"
 
 namespace spindle::tbproxy {
 namespace {
@@ -34,7 +34,7 @@ std::size_t count_fields(const http::fields& fields, http::field name) {
 // "12", or "12, 12" as some clients repeat it; anything else is no length.
 std::optional<std::uint64_t> declared_length(std::string_view value) {
   std::optional<std::uint64_t> length;
-  for (const auto item : split_list(value)) {
+  for (const auto item : split_list(value, ',', http_whitespace)) {
     std::uint64_t number = 0;
     const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), number);
     if (error != std::errc() || end != item.data() + item.size()) return std::nullopt;
@@ -68,10 +68,10 @@ bool is_loopback_host(std::string_view host_field) {
 std::optional<std::string_view> cookie_value(const http::fields& fields, std::string_view name) {
   for (const auto& field : fields) {
     if (field.name() != http::field::cookie) continue;
-    for (const auto pair : split_list(view(field.value()), ';')) {
+    for (const auto pair : split_list(view(field.value()), ';', http_whitespace)) {
       const auto equals = pair.find('=');
-      if (equals != std::string_view::npos && trim(pair.substr(0, equals)) == name) {
-        return trim(pair.substr(equals + 1));
+      if (equals != std::string_view::npos && trim(pair.substr(0, equals), http_whitespace) == name) {
+        return trim(pair.substr(equals + 1), http_whitespace);
       }
     }
   }
@@ -98,7 +98,7 @@ Admission token_in_address(std::string_view target, std::size_t question, std::s
             {}};
   }
   std::string kept;
-  for (const auto parameter : split_list(target.substr(question + 1), '&')) {
+  for (const auto parameter : split_list(target.substr(question + 1), '&', http_whitespace)) {
     if (parameter.empty() || parameter.starts_with("token=")) continue;
     kept += kept.empty() ? "" : "&";
     kept += parameter;
@@ -154,13 +154,13 @@ Admission admit(const http::request_header<>& head, const ScreenPolicy& policy) 
   const std::string& token = policy.access_token;
   const std::string_view target = view(head.target());
   if (const auto question = target.find('?'); !token.empty() && question != std::string_view::npos) {
-    for (const auto parameter : split_list(target.substr(question + 1), '&')) {
+    for (const auto parameter : split_list(target.substr(question + 1), '&', http_whitespace)) {
       if (parameter.starts_with("token=")) return token_in_address(target, question, parameter.substr(6), policy);
     }
   }
   const auto authorization = view(head[http::field::authorization]);
   if (!token.empty() && istarts_with(authorization, "bearer ")) {
-    if (!same_secret(trim(authorization.substr(7)), token)) {
+    if (!same_secret(trim(authorization.substr(7), http_whitespace), token)) {
       return {
           refuse(http::status::forbidden,
                  "The bearer token of this request is not this server's; send the one that spindle serve or spindle "
@@ -170,7 +170,7 @@ Admission admit(const http::request_header<>& head, const ScreenPolicy& policy) 
     return {};
   }
   if (policy.kerberos && istarts_with(authorization, "negotiate ")) {
-    return kerberos_login(trim(authorization.substr(10)), policy);
+    return kerberos_login(trim(authorization.substr(10), http_whitespace), policy);
   }
   if (const auto cookie = cookie_value(head, token_cookie_name); !token.empty() && cookie) {
     if (!same_secret(*cookie, token)) {
@@ -196,7 +196,8 @@ std::optional<Answer> check_framing(const http::request_header<>& head, const Sc
     return refuse(http::status::bad_request,
                   "A request may not carry both Content-Length and Transfer-Encoding; send one of them.");
   }
-  if (encodings > 1 || (encodings == 1 && !iequals(trim(view(head[http::field::transfer_encoding])), "chunked"))) {
+  if (encodings > 1 ||
+      (encodings == 1 && !iequals(trim(view(head[http::field::transfer_encoding]), http_whitespace), "chunked"))) {
     return refuse(http::status::bad_request, "The only Transfer-Encoding a request may use is a single \"chunked\".");
   }
   if (lengths > 0) {
@@ -285,7 +286,7 @@ class HopByHop {
   explicit HopByHop(const http::fields& fields) {
     for (const auto& field : fields) {
       if (field.name() != http::field::connection) continue;
-      for (const auto name : split_list(view(field.value()))) named_.push_back(name);
+      for (const auto name : split_list(view(field.value()), ',', http_whitespace)) named_.push_back(name);
     }
   }
 
@@ -339,7 +340,7 @@ http::request_header<> upstream_request_head(const http::request_header<>& clien
   std::string cookies;
   for (const auto& field : client_head) {
     if (field.name() != http::field::cookie || hop_by_hop.contains(field)) continue;
-    for (const auto pair : split_list(view(field.value()), ';')) {
+    for (const auto pair : split_list(view(field.value()), ';', http_whitespace)) {
       // Any pair that mentions the token's or the login's cookie goes, however malformed.
       if (pair.find(token_cookie_name) != std::string_view::npos) continue;
       if (pair.find(login_cookie_name) != std::string_view::npos) continue;

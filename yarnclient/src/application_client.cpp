@@ -99,15 +99,18 @@ Result<Response> ApplicationClient::ask(std::string_view method, const Request& 
     case ipc::RpcError::Kind::timed_out:
       return make_error("the ResourceManager at " + where + " did not answer in time (" + error.message + ")");
     case ipc::RpcError::Kind::remote:
-      if (error.exception_class.ends_with("ApplicationNotFoundException") ||
-          error.exception_class.ends_with("ApplicationAttemptNotFoundException")) {
-        return not_found_error("the ResourceManager at " + where + " knows no application " +
-                               application_named_in(error.message) +
-                               ": check the id (spindle list --all shows your jobs); a "
-                               "ResourceManager forgets finished applications after a restart without recovery or "
-                               "once yarn.resourcemanager.max-completed-applications newer ones have ended");
+      if (error.remote_exception() == "ApplicationNotFoundException" ||
+          error.remote_exception() == "ApplicationAttemptNotFoundException") {
+        Error unknown = not_found_error(
+            "the ResourceManager at " + where + " knows no application " + application_named_in(error.message) +
+            ": check the id (spindle list --all shows your jobs); a "
+            "ResourceManager forgets finished applications after a restart without recovery or "
+            "once yarn.resourcemanager.max-completed-applications newer ones have ended");
+        unknown.remote_exception = error.remote_exception();
+        return unknown;
       }
-      return make_error("the ResourceManager at " + where + " refused " + std::string(method) + ": " + error.message);
+      return error.to_error("the ResourceManager at " + where + " refused " + std::string(method) + ": " +
+                            error.message);
     case ipc::RpcError::Kind::authentication: return authentication_error(error.message);
     case ipc::RpcError::Kind::lost:
     case ipc::RpcError::Kind::protocol: break;
@@ -201,7 +204,7 @@ Result<void> ApplicationClient::submit(const SubmissionRequest& request) {
   auto response = ask<wire::yarn::SubmitApplicationResponse>("submitApplication", message);
   if (!response) {
     Error refusal = response.error();
-    refusal.message = explain_refusal(refusal.message, request.queue);
+    refusal.message = explain_refusal(refusal.remote_exception, refusal.message, request.queue);
     return refusal;
   }
   // Some refusals come after the answer: wait until the scheduler decides.

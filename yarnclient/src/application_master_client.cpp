@@ -27,7 +27,7 @@ wire::yarn::FinalApplicationStatus to_proto(FinalStatus status) {
 // The scheduler's exceptions a master acts on, by their class, never by their text.
 Error::Kind kind_of_refusal(std::string_view exception_class, const std::string& text) {
   if (is_permanent_refusal(exception_class, text)) return Error::Kind::refused;
-  if (exception_class.ends_with("ApplicationMasterNotRegisteredException")) return Error::Kind::not_registered;
+  if (exception_class == "ApplicationMasterNotRegisteredException") return Error::Kind::not_registered;
   return Error::Kind::other;
 }
 
@@ -80,10 +80,12 @@ Result<Response> ApplicationMasterClient::ask(std::string_view method, const Req
   std::string where;
   for (const auto& address : rpc_->options().addresses) where += (where.empty() ? "" : ", ") + address;
   const auto& error = answer.error();
-  Error result = make_error("the ResourceManager's scheduler at " + where + " did not take " + std::string(method) +
-                            ": " + error.message);
-  if (error.kind == ipc::RpcError::Kind::remote) result.kind = kind_of_refusal(error.exception_class, error.message);
-  if (result.kind == Error::Kind::refused) result.message = explain_refusal(error.message, "");
+  Error result = error.to_error("the ResourceManager's scheduler at " + where + " did not take " + std::string(method) +
+                                ": " + error.message);
+  if (error.kind == ipc::RpcError::Kind::remote) result.kind = kind_of_refusal(result.remote_exception, error.message);
+  if (result.kind == Error::Kind::refused) {
+    result.message = explain_refusal(result.remote_exception, error.message, "");
+  }
   return result;
 }
 

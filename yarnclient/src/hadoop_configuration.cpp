@@ -1,5 +1,6 @@
 #include "spindle/yarn/hadoop_configuration.h"
 
+#include "spindle/core/text.h"
 #include "spindle/yarn/rpc_options.h"
 
 #include <pwd.h>
@@ -46,13 +47,6 @@ constexpr Default defaults[] = {
 
 // Hadoop stops expanding after this many rounds, which also ends cycles.
 constexpr int max_substitutions = 20;
-
-std::string trim(std::string_view text) {
-  const auto begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  const auto end = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(begin, end - begin + 1));
-}
 
 struct ServiceKey {
   std::string_view address_key;
@@ -141,7 +135,7 @@ Result<void> HadoopConfiguration::add_xml(std::string_view xml, const std::strin
   std::set<std::string> staged_final;
   for (const auto& [tag, property] : *root) {
     if (tag != "property") continue;
-    const std::string name = trim(property.get<std::string>("name", ""));
+    const std::string name(trim(property.get<std::string>("name", "")));
     if (name.empty()) continue;
     const auto value = property.get_optional<std::string>("value");
     if (!value) continue;
@@ -191,7 +185,7 @@ std::string HadoopConfiguration::expand(const std::string& value) const {
 std::optional<std::string> HadoopConfiguration::get(std::string_view key) const {
   auto value = raw(key);
   if (!value) return std::nullopt;
-  return trim(expand(*value));
+  return std::string(trim(expand(*value)));
 }
 
 std::string HadoopConfiguration::get_or(std::string_view key, std::string_view fallback) const {
@@ -201,14 +195,7 @@ std::string HadoopConfiguration::get_or(std::string_view key, std::string_view f
 
 std::vector<std::string> HadoopConfiguration::get_list(std::string_view key) const {
   std::vector<std::string> items;
-  const std::string value = get_or(key, "");
-  std::size_t start = 0;
-  while (start <= value.size()) {
-    const auto comma = std::min(value.find(',', start), value.size());
-    std::string item = trim(std::string_view(value).substr(start, comma - start));
-    if (!item.empty()) items.push_back(std::move(item));
-    start = comma + 1;
-  }
+  for (const auto item : split_list(get_or(key, ""))) items.emplace_back(item);
   return items;
 }
 
@@ -259,9 +246,7 @@ std::string hadoop_user_name() {
 }
 
 bool uses_kerberos(const HadoopConfiguration& configuration) {
-  std::string method = configuration.get_or("hadoop.security.authentication", "simple");
-  for (auto& letter : method) letter = static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
-  return method == "kerberos";
+  return iequals(configuration.get_or("hadoop.security.authentication", "simple"), "kerberos");
 }
 
 Result<std::vector<RpcProtection>> rpc_protection(const HadoopConfiguration& configuration) {

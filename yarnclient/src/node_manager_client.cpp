@@ -42,8 +42,8 @@ Result<void> NodeManagerClient::start(const AllocatedContainer& container, const
   *start->mutable_container_token() = to_proto(container.container_token);
   auto response = rpc_->call_for<wire::yarn::StartContainersResponse>("startContainers", request);
   if (!response) {
-    return make_error("the NodeManager at " + node_ + " did not start " + container.id + ": " +
-                      response.error().message);
+    return response.error().to_error("the NodeManager at " + node_ + " did not start " + container.id + ": " +
+                                     response.error().message);
   }
   for (const auto& failure : response->failed_requests()) {
     return make_error("the NodeManager at " + node_ + " refused to start " + container.id + ": " +
@@ -59,8 +59,8 @@ Result<void> NodeManagerClient::stop(const std::string& container_id) {
   *request.add_container_id() = *id;
   auto response = rpc_->call_for<wire::yarn::StopContainersResponse>("stopContainers", request);
   if (!response) {
-    return make_error("the NodeManager at " + node_ + " did not stop " + container_id + ": " +
-                      response.error().message);
+    return response.error().to_error("the NodeManager at " + node_ + " did not stop " + container_id + ": " +
+                                     response.error().message);
   }
   for (const auto& failure : response->failed_requests()) {
     return make_error("the NodeManager at " + node_ + " could not stop " + container_id + ": " +
@@ -76,8 +76,8 @@ Result<ContainerState> NodeManagerClient::status(const std::string& container_id
   *request.add_container_id() = *id;
   auto response = rpc_->call_for<wire::yarn::GetContainerStatusesResponse>("getContainerStatuses", request);
   if (!response) {
-    return make_error("the NodeManager at " + node_ + " gave no status for " + container_id + ": " +
-                      response.error().message);
+    return response.error().to_error("the NodeManager at " + node_ + " gave no status for " + container_id + ": " +
+                                     response.error().message);
   }
   for (const auto& failure : response->failed_requests()) {
     return make_error("the NodeManager at " + node_ + " knows no container " + container_id + ": " +

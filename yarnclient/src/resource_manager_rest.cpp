@@ -84,11 +84,19 @@ Result<nlohmann::json> ResourceManagerRest::exchange_at(const std::string& addre
   if (response->status >= 300) {
     auto refusal = nlohmann::json::parse(response->body, nullptr, false);
     std::string message = "HTTP " + std::to_string(response->status);
-    if (refusal.is_object() && refusal.contains("RemoteException") && refusal["RemoteException"].is_object() &&
-        refusal["RemoteException"].contains("message") && refusal["RemoteException"]["message"].is_string()) {
-      message = refusal["RemoteException"]["message"].get<std::string>();
+    std::string exception_class;
+    if (refusal.is_object() && refusal.contains("RemoteException") && refusal["RemoteException"].is_object()) {
+      const auto& exception = refusal["RemoteException"];
+      if (exception.contains("message") && exception["message"].is_string()) {
+        message = exception["message"].get<std::string>();
+      }
+      if (exception.contains("exception") && exception["exception"].is_string()) {
+        exception_class = exception["exception"].get<std::string>();
+        exception_class.erase(0, exception_class.rfind('.') + 1);
+      }
     }
     Error error = make_error("the ResourceManager at " + address + " answered " + path + " with " + message);
+    error.remote_exception = std::move(exception_class);
     if (response->status == 401) error.kind = Error::Kind::authentication;
     if (response->status == 404) error.kind = Error::Kind::not_found;
     return error;

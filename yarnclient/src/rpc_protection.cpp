@@ -1,4 +1,5 @@
 #include "spindle/yarn/rpc_protection.h"
+#include "spindle/core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,16 +18,9 @@ std::string_view to_string(RpcProtection protection) {
 
 Result<std::vector<RpcProtection>> parse_rpc_protection(std::string_view value, std::string_view where) {
   std::vector<RpcProtection> allowed;
-  std::size_t start = 0;
-  while (start <= value.size()) {
-    const auto comma = std::min(value.find(',', start), value.size());
-    std::string item(value.substr(start, comma - start));
-    start = comma + 1;
-    item.erase(0, item.find_first_not_of(" \t\n"));
-    item.erase(item.find_last_not_of(" \t\n") + 1);
+  for (const auto listed : split_list(value)) {
     // Hadoop reads the names in any case.
-    for (auto& letter : item) letter = static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
-    if (item.empty()) continue;
+    const std::string item = to_lower(listed);
     RpcProtection protection{};
     if (item == "authentication") {
       protection = RpcProtection::authentication;

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "spindle/core/host_names.h"
+#include "spindle/core/text.h"
 
 namespace spindle::yarn {
 namespace {
@@ -29,8 +30,7 @@ Result<std::string> token_service(std::string_view host_port, int default_port,
   }
   if (host.empty()) return make_error("the address \"" + std::string(host_port) + "\" names no host");
   if (!configuration.get_bool("hadoop.security.token.service.use_ip", true)) {
-    std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
-    return host + ":" + port;
+    return to_lower(host) + ":" + port;
   }
   auto address = numeric_address(host);
   if (!address) return address.error();
@@ -49,8 +49,7 @@ Result<std::string> token_renewer(const HadoopConfiguration& configuration) {
     // As SecurityUtil.getServerPrincipal: the host the ResourceManager serves clients on, in lower case.
     std::string host = configuration.resource_manager_address(RmService::client);
     host = host.substr(0, host.rfind(':'));
-    std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
-    renewer.replace(at, 5, host);
+    renewer.replace(at, 5, to_lower(host));
   }
   return renewer;
 }

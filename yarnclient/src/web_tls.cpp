@@ -1,4 +1,5 @@
 #include "spindle/yarn/web_tls.h"
+#include "spindle/core/text.h"
 
 #include <openssl/bio.h>
 #include <openssl/err.h>
@@ -15,11 +16,6 @@
 
 namespace spindle::yarn {
 namespace {
-
-std::string upper(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return text;
-}
 
 std::string certificate_pem(X509* certificate) {
   BIO* out = BIO_new(BIO_s_mem());
@@ -83,7 +79,7 @@ Result<std::string> pem_certificates(const std::string& text, const std::string&
 
 bool https_only(const HadoopConfiguration& configuration, WebService service) {
   const auto key = service == WebService::yarn ? "yarn.http.policy" : "dfs.http.policy";
-  return upper(configuration.get_or(key, "HTTP_ONLY")) == "HTTPS_ONLY";
+  return iequals(configuration.get_or(key, "HTTP_ONLY"), "HTTPS_ONLY");
 }
 
 std::string web_scheme(const HadoopConfiguration& configuration, WebService service) {

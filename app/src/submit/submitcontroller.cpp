@@ -9,6 +9,7 @@
 #include "convert.h"
 #include "spindle/client/job_connection.h"
 #include "spindle/client/submit.h"
+#include "spindle/core/container_contract.h"
 #include "spindle/core/spec_writer.h"
 
 namespace spindle::gui {
@@ -22,7 +23,8 @@ SubmitController::~SubmitController() {
 QString SubmitController::containerBinary() {
   const QString fromEnvironment = qEnvironmentVariable("SPINDLE_CONTAINER_BINARY");
   if (!fromEnvironment.isEmpty()) return fromEnvironment;
-  const QString besides = QCoreApplication::applicationDirPath() + QStringLiteral("/spindle-container");
+  const QString besides = QCoreApplication::applicationDirPath() + QLatin1Char('/') +
+                          QLatin1String(spindle::container_contract::binary_name);
   if (QFileInfo(besides).isExecutable()) return besides;
   return QStringLiteral(SPINDLE_BUILD_CONTAINER);
 }

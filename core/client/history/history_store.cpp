@@ -1,6 +1,6 @@
 #include "spindle/client/history_store.h"
+#include "spindle/core/clock.h"
 
-#include <chrono>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <system_error>
@@ -11,11 +11,6 @@
 
 namespace spindle::client {
 namespace {
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 constexpr const char* final_states = "('succeeded', 'failed', 'killed')";
 
@@ -50,7 +45,7 @@ struct HistoryStore::State {
   Result<void> ensure_job(const std::string& application_id) {
     auto insert = db.prepare("INSERT OR IGNORE INTO jobs (application_id, updated_ms) VALUES (?1, ?2)");
     if (!insert) return insert.error();
-    return insert->bind(1, application_id).bind(2, now_ms()).run();
+    return insert->bind(1, application_id).bind(2, wall_clock_ms()).run();
   }
 };
 
@@ -110,7 +105,7 @@ Result<void> HistoryStore::record_job(const JobHistoryEntry& job) {
       .bind(9, job.submitted_ms)
       .bind(10, job.started_ms)
       .bind(11, job.finished_ms)
-      .bind(12, now_ms())
+      .bind(12, wall_clock_ms())
       .run();
 }
 
@@ -140,7 +135,7 @@ Result<void> HistoryStore::record_state(const std::string& application_id, const
                          .bind(4, started_ms)
                          .bind(5, finished_ms)
                          .bind(6, tracking_url)
-                         .bind(7, now_ms())
+                         .bind(7, wall_clock_ms())
                          .run();
       !updated) {
     return updated;
@@ -219,7 +214,7 @@ Result<void> HistoryStore::record_status(const JobStatus& status) {
                          .bind(3, status.diagnostics)
                          .bind(4, status.name)
                          .bind(5, status.started_ms)
-                         .bind(6, now_ms())
+                         .bind(6, wall_clock_ms())
                          .run();
       !updated) {
     return updated;

@@ -1,12 +1,13 @@
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "spindle/client/hdfs_log_files.h"
 #include "spindle/client/mlflow_tracking.h"
+#include "spindle/core/clock.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/spec_writer.h"
+#include "spindle/core/text.h"
 
 namespace spindle::client {
 namespace {
@@ -22,13 +23,8 @@ std::string environment(const char* name) {
   return value ? value : "";
 }
 
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-bool looks_secret(std::string name) {
-  for (auto& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+bool looks_secret(std::string_view variable) {
+  const std::string name = to_upper(variable);
   for (const char* word : {"SECRET", "PASSWORD", "PASSWD", "TOKEN", "CREDENTIAL", "KEY"}) {
     if (name.find(word) != std::string::npos) return true;
   }
@@ -168,10 +164,10 @@ void abandon_tracking_run(const TrackingRunEntry& run, const std::string& why) {
                             {"spindle.diagnostics", clipped(why, max_tag_value)}};
   for (const auto& [task, child] : run.task_runs) {
     (void)client.log_batch(child, {}, tags, {});
-    (void)client.end_run(child, "FAILED", now_ms());
+    (void)client.end_run(child, "FAILED", wall_clock_ms());
   }
   (void)client.log_batch(run.run_id, {}, tags, {});
-  (void)client.end_run(run.run_id, "FAILED", now_ms());
+  (void)client.end_run(run.run_id, "FAILED", wall_clock_ms());
 }
 
 Result<bool> finish_tracking_run(HistoryStore& history, const std::string& application_id) {
@@ -212,7 +208,7 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
     }
   }
   const std::int64_t started = entry.started_ms ? entry.started_ms : entry.submitted_ms;
-  const std::int64_t finished = entry.finished_ms ? entry.finished_ms : now_ms();
+  const std::int64_t finished = entry.finished_ms ? entry.finished_ms : wall_clock_ms();
   const std::int64_t at = finished;
   metrics.push_back(
       {"spindle.duration_seconds", static_cast<double>(std::max<std::int64_t>(finished - started, 0)) / 1000, at, 0});
@@ -243,7 +239,7 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
   }
   if (auto logged = client.log_batch((*run)->run_id, {}, tags, metrics); !logged) return logged.error();
   if (auto ended = client.end_run((*run)->run_id, run_status(entry.state), finished); !ended) return ended.error();
-  return history.close_tracking_run(application_id, now_ms());
+  return history.close_tracking_run(application_id, wall_clock_ms());
 }
 
 void finish_ended_tracking_runs(HistoryStore& history, const std::function<void(const std::string&)>& report) {

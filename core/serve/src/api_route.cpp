@@ -5,6 +5,7 @@
 #include <array>
 #include <vector>
 
+#include "spindle/core/text.h"
 #include "spindle/tbproxy/route.h"
 
 namespace spindle::serve {
@@ -12,17 +13,6 @@ namespace {
 
 namespace http = boost::beast::http;
 using verb = http::verb;
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto end = std::min(text.find(separator, start), text.size());
-    parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return parts;
-}
 
 ApiRefusal not_found(std::string sentence) {
   return {404, std::move(sentence), {}};

@@ -1,4 +1,5 @@
 #include "spindle/core/environment.h"
+#include "spindle/core/text.h"
 
 #include <algorithm>
 #include <array>
@@ -36,12 +37,6 @@ std::string join(const std::vector<HostPort>& addresses) {
     if (!out.empty()) out += ',';
     out += address.to_string();
   }
-  return out;
-}
-
-std::string upper(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
   return out;
 }
 
@@ -167,7 +162,7 @@ Environment task_environment(const JobSpec& spec, const ClusterAddresses& addres
   }
 
   // YARN-DTF (ytf-submit)
-  for (const auto& type : spec.tasks) env["DTF_" + upper(type.type) + "_HOSTS"] = join(addresses.of_type(type.type));
+  for (const auto& type : spec.tasks) env["DTF_" + to_upper(type.type) + "_HOSTS"] = join(addresses.of_type(type.type));
   env["DTF_TASK_JOB_NAME"] = task.type;
   env["DTF_TASK_INDEX"] = std::to_string(task.index);
   env["DTF_TASK_SCRIPT"] = spec.script;

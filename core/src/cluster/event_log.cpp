@@ -1,6 +1,6 @@
 #include "spindle/core/event_log.h"
 
-#include <chrono>
+#include "spindle/core/clock.h"
 
 namespace spindle {
 
@@ -10,10 +10,7 @@ std::uint64_t EventLog::append(std::string kind, std::string task, std::string m
   {
     std::lock_guard lock(mutex_);
     sequence = ++last_;
-    const auto now =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    events_.push_back(JobEvent{sequence, now, std::move(kind), std::move(task), std::move(message)});
+    events_.push_back(JobEvent{sequence, wall_clock_ms(), std::move(kind), std::move(task), std::move(message)});
     while (events_.size() > capacity_) events_.pop_front();
     for (auto& [after, waiting] : waiters_) ready.emplace_back(std::move(waiting.waiter), after_locked(after, 1000));
     waiters_.clear();

@@ -7,12 +7,12 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 #include "executor/proc_scan.h"
+#include "spindle/core/clock.h"
 
 // Why a guardian at all: the command must run in a process group of its own
 // (so that it and everything it starts can be signalled together, and so
@@ -45,12 +45,6 @@
 
 namespace spindle::guardian {
 namespace {
-
-std::int64_t now_ms() {
-  timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1'000'000;
-}
 
 void send_message(int socket, Kind kind, std::int32_t value, std::int32_t error) {
   const Message message{kind, value, error};
@@ -224,7 +218,7 @@ bool settle(Sweep& sweep, int signal_number, std::int64_t deadline, int signal_f
     if (signal_number == SIGKILL) sweep.signal_group(SIGKILL);  // also what was forked since
     quiet = sweep.run(signal_number) ? 0 : quiet + 1;
     if (quiet >= 2) return true;
-    const std::int64_t remaining = deadline - now_ms();
+    const std::int64_t remaining = deadline - steady_clock_ms();
     if (remaining <= 0) return false;
     wait_for_children(signal_fd, quiet > 0 ? 0 : static_cast<int>(remaining < interval_ms ? remaining : interval_ms));
   }
@@ -234,11 +228,11 @@ void end_everything(Sweep& sweep, int signal_fd, int grace_ms) {
   if (grace_ms > 0) {
     sweep.signal_group(SIGTERM);
     sweep.signal_group(SIGCONT);  // a stopped process acts on SIGTERM only once continued
-    if (settle(sweep, SIGTERM, now_ms() + grace_ms, signal_fd, 50)) return;
+    if (settle(sweep, SIGTERM, steady_clock_ms() + grace_ms, signal_fd, 50)) return;
   }
   // Bounded so that a process stuck in uninterruptible sleep cannot hold the
   // guardian forever; the report then still comes.
-  settle(sweep, SIGKILL, now_ms() + 60'000, signal_fd, 20);
+  settle(sweep, SIGKILL, steady_clock_ms() + 60'000, signal_fd, 20);
 }
 
 }  // namespace

@@ -136,8 +136,11 @@ Result<void> JobApiClient::register_task(const TaskId& task, const HostPort& add
   auto answer = exchange("PUT", "/v1/tasks/" + task.type + "/" + std::to_string(task.index), body, timeout_);
   if (!answer) return answer.error();
   if (answer->status != 200) {
-    return make_error("the application master refused " + task.to_string() + ": " +
-                      message_of(answer->body, answer->status));
+    // An answer, unlike a master not up yet, is final: registering again gets the same.
+    Error refusal = make_error("the application master refused " + task.to_string() + ": " +
+                               message_of(answer->body, answer->status));
+    refusal.kind = Error::Kind::refused;
+    return refusal;
   }
   return {};
 }

@@ -4,6 +4,7 @@
 #include "spindle/core/job_page.h"
 #include "spindle/core/job_status.h"
 #include "spindle/core/maybe_tls_stream.h"
+#include "spindle/core/text.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -28,16 +29,6 @@ namespace ssl = net::ssl;
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
-// Compares without stopping at the first difference, so timing tells nothing.
-bool same_secret(std::string_view given, std::string_view expected) {
-  if (given.size() != expected.size()) return false;
-  unsigned char difference = 0;
-  for (std::size_t i = 0; i < given.size(); ++i) {
-    difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
-  }
-  return difference == 0;
-}
-
 std::string error_json(const std::string& message) {
   // Messages quote the request, which may be any bytes.
   return nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -56,23 +47,18 @@ std::optional<std::uint64_t> query_number(std::string_view query, std::string_vi
 // Whether an Accept-Encoding header takes `wanted` (lower case): named, or
 // "*" when `by_wildcard`, and not refused with q=0.
 bool accepts_coding(std::string_view header, std::string_view wanted, bool by_wildcard) {
-  const auto trim = [](std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-  };
   std::size_t start = 0;
   while (start < header.size()) {
     const auto end = std::min(header.find(',', start), header.size());
     const auto item = header.substr(start, end - start);
     start = end + 1;
     const auto semicolon = item.find(';');
-    const auto coding = trim(item.substr(0, semicolon));
+    const auto coding = trim(item.substr(0, semicolon), http_whitespace);
     const bool named = coding.size() == wanted.size() && std::equal(coding.begin(), coding.end(), wanted.begin(),
                                                                     [](char a, char b) { return (a | 0x20) == b; });
     if (!named && !(by_wildcard && coding == "*")) continue;
     if (semicolon == std::string_view::npos) return true;
-    auto parameter = trim(item.substr(semicolon + 1));
+    auto parameter = trim(item.substr(semicolon + 1), http_whitespace);
     if (!parameter.starts_with("q=") && !parameter.starts_with("Q=")) return true;
     parameter.remove_prefix(2);
     // q=0, q=0.0, q=0.000: refused; any other weight accepts.

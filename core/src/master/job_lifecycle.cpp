@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "spindle/core/clock.h"
 #include "spindle/core/quantities.h"
 
 namespace spindle {
 namespace {
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 bool is_final(TaskPhase phase) {
   return phase == TaskPhase::succeeded || phase == TaskPhase::failed || phase == TaskPhase::stopped;
@@ -170,7 +166,7 @@ void JobLifecycle::adopt(TaskRecord& task, const AdoptableContainer& container, 
   task.log_url = container.log_url;
   task.restarts = reattachment.restarts;
   task.lost = reattachment.lost;
-  task.started_ms = now_ms();
+  task.started_ms = wall_clock_ms();
   task.finished_ms = 0;
   task.reported.reset();
   task.silent = false;
@@ -208,7 +204,7 @@ std::optional<TaskId> JobLifecycle::assign_container(const std::string& type, co
     task.node = node;
     task.node_http_address = node_http_address;
     task.log_url = log_url;
-    task.started_ms = now_ms();
+    task.started_ms = wall_clock_ms();
     task.finished_ms = 0;
     task.reported.reset();
     task.silent = false;
@@ -325,7 +321,7 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
     task->given_back = false;
     task->exit_code = exit_status;
     task->exit_description = describe_yarn_exit(exit_status, diagnostics);
-    task->finished_ms = now_ms();
+    task->finished_ms = wall_clock_ms();
     restart(*task, true,
             "its container was given back, with every other, to be asked for again once the queue has "
             "room for the whole job");
@@ -336,7 +332,7 @@ void JobLifecycle::container_completed(const std::string& container, int exit_st
     task->exit_code = exit_status;
     task->exit_description =
         task->reported ? task->reported->description : describe_yarn_exit(exit_status, diagnostics);
-    task->finished_ms = now_ms();
+    task->finished_ms = wall_clock_ms();
     restart(*task, true, "restarted with its group");
     return;
   }
@@ -380,7 +376,7 @@ void JobLifecycle::task_ended(TaskRecord& task, int exit_code, const std::string
   task.stalled.clear();
   task.exit_code = exit_code;
   task.exit_description = description;
-  task.finished_ms = now_ms();
+  task.finished_ms = wall_clock_ms();
   const auto name = task.id.to_string();
   if (ending() || grace_ends_) {
     // Once the job's end is decided, what ends was stopped by us; during the

@@ -5,6 +5,7 @@
 #include "spec/job_rules.h"
 #include "spec/shipped_files.h"
 #include "spindle/core/quantities.h"
+#include "spindle/core/text.h"
 
 namespace spindle {
 namespace {
@@ -13,12 +14,6 @@ constexpr std::string_view origin = "command line";
 
 Diagnostic problem(std::string option, std::string message) {
   return Diagnostic{std::string(origin), 0, 0, std::move(option), std::move(message)};
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
 }
 
 // "ps:1,worker:4" -> [(ps, 1), (worker, 4)]

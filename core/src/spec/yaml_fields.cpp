@@ -8,6 +8,7 @@
 #include "spindle/core/environment.h"
 #include "spindle/core/quantities.h"
 #include "spindle/core/shell_quote.h"
+#include "spindle/core/text.h"
 
 namespace spindle::detail {
 namespace {
@@ -164,8 +165,7 @@ std::optional<std::int64_t> YamlFields::integer(const YAML::Node& node, const st
 
 std::optional<bool> YamlFields::boolean(const YAML::Node& node, const std::string& field) {
   if (node.IsScalar() && !is_quoted(node)) {
-    std::string text = node.Scalar();
-    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string text = to_lower(node.Scalar());
     if (text == "true" || text == "yes") return true;
     if (text == "false" || text == "no") return false;
   }

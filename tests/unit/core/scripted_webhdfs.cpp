@@ -1,7 +1,8 @@
 #include "scripted_webhdfs.h"
 
+#include "spindle/core/clock.h"
+
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -198,10 +199,7 @@ WebHdfs ScriptedWebHdfs::client() const {
 
 std::int64_t ScriptedWebHdfs::tick() {
   // Strictly increasing, so that two versions of a file never share a modification time.
-  const std::int64_t now =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count();
-  clock_ = std::max(clock_ + 1, now);
+  clock_ = std::max(clock_ + 1, wall_clock_ms());
   return clock_;
 }
 

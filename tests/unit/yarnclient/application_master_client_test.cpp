@@ -154,6 +154,7 @@ TEST(ApplicationMasterClient, TellsARequestRefusedForGoodFromALostRegistration) 
   auto refused = master.allocate({}, {}, 0.1f);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().kind, Error::Kind::refused);
+  EXPECT_EQ(refused.error().remote_exception, "InvalidResourceRequestException");
   EXPECT_EQ(refused.error().message,
             "the request <memory:1024, vCores:1, yarn.io/gpu: 3> is larger than the largest container the cluster "
             "grants (<memory:8192, vCores:4, yarn.io/gpu: 2>); ask for less");
@@ -174,12 +175,14 @@ TEST(ApplicationMasterClient, TellsARequestRefusedForGoodFromALostRegistration) 
   auto lost = master.allocate({}, {}, 0.1f);
   ASSERT_FALSE(lost.ok());
   EXPECT_EQ(lost.error().kind, Error::Kind::not_registered);
+  EXPECT_EQ(lost.error().remote_exception, "ApplicationMasterNotRegisteredException");
 
   scheduler->refusal_class = "java.io.IOException";
   scheduler->refusal_text = "something else";
   auto other = master.allocate({}, {}, 0.1f);
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.error().kind, Error::Kind::other);
+  EXPECT_EQ(other.error().remote_exception, "IOException");
   EXPECT_NE(other.error().message.find("java.io.IOException: something else"), std::string::npos)
       << other.error().message;
 }

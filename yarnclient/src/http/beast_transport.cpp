@@ -22,6 +22,7 @@
 
 #include "http/http_client.h"
 #include "spindle/core/host_names.h"
+#include "spindle/core/text.h"
 #include "spindle/yarn/token_url_string.h"
 #include "src/net/asio_endpoints.h"
 
@@ -224,8 +225,7 @@ class Exchange {
     }
     response.status = parser->get().result_int();
     for (const auto& field : parser->get()) {
-      std::string name(field.name_string());
-      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+      const std::string name = to_lower(std::string(field.name_string()));
       std::string value(field.value());
       if (name == "set-cookie" && value.starts_with(request_.login_cookie + "=")) {
         response.auth_cookie = value.substr(0, value.find(';'));

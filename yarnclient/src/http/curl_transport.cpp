@@ -1,5 +1,6 @@
 #include "http/http_client.h"
 
+#include "spindle/core/text.h"
 #include "spindle/yarn/token_url_string.h"
 
 #include <curl/curl.h>
@@ -39,8 +40,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   }
   const auto colon = line.find(':');
   if (colon != std::string_view::npos) {
-    std::string name(line.substr(0, colon));
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string name = to_lower(line.substr(0, colon));
     std::string_view value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) {

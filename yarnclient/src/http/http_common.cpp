@@ -5,6 +5,8 @@
 
 #include "http/http_client.h"
 
+#include "spindle/core/text.h"
+
 namespace spindle::yarn::http {
 
 std::string AuthCookies::for_url(const std::string& url) const {
@@ -26,10 +28,7 @@ void AuthCookies::keep(const std::string& url, const std::string& cookie) {
 
 bool is_negotiate_challenge(const Response& response) {
   if (response.status != 401) return false;
-  std::string challenge = response.header("www-authenticate");
-  std::transform(challenge.begin(), challenge.end(), challenge.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return challenge.starts_with("negotiate");
+  return istarts_with(response.header("www-authenticate"), "negotiate");
 }
 
 std::string origin(std::string_view url) {

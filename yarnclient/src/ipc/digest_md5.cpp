@@ -7,6 +7,7 @@
 #include <array>
 #include <charconv>
 
+#include "spindle/core/text.h"
 #include "spindle/core/text_encodings.h"
 
 namespace spindle::yarn::ipc {
@@ -47,20 +48,6 @@ Result<std::pair<std::string, std::string>> take_pair(std::string_view& text) {
     text.remove_prefix(comma == std::string_view::npos ? text.size() : comma);
   }
   return std::pair{key, value};
-}
-
-std::vector<std::string> split_list(const std::string& value) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (start <= value.size()) {
-    const auto comma = std::min(value.find(',', start), value.size());
-    std::string item = value.substr(start, comma - start);
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) items.push_back(item);
-    start = comma + 1;
-  }
-  return items;
 }
 
 // The largest sealed message this client takes, as it tells the server.
@@ -112,14 +99,14 @@ Result<DigestChallenge> parse_digest_challenge(std::string_view text) {
       if (!challenge.nonce.empty()) return make_error("a DIGEST-MD5 challenge names two nonces");
       challenge.nonce = value;
     } else if (key == "qop") {
-      challenge.qop = split_list(value);
+      for (const auto item : split_list(value)) challenge.qop.emplace_back(item);
     } else if (key == "charset") {
       challenge.utf8 = value == "utf-8";
     } else if (key == "algorithm") {
       has_algorithm = true;
       challenge.algorithm = value;
     } else if (key == "cipher") {
-      challenge.ciphers = split_list(value);
+      for (const auto item : split_list(value)) challenge.ciphers.emplace_back(item);
     } else if (key == "maxbuf") {
       std::size_t parsed = 0;
       const auto [end, problem] = std::from_chars(value.data(), value.data() + value.size(), parsed);

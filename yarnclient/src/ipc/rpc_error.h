@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "spindle/core/result.h"
+
 namespace spindle::yarn::ipc {
 
 // Why a call did not return a response.
@@ -21,6 +23,20 @@ struct RpcError {
   Kind kind = Kind::protocol;
   std::string message;          // one sentence for a person
   std::string exception_class;  // for remote errors: the Java exception's class
+
+  // The exception's class without its package, as Error::remote_exception
+  // holds it; empty when the server named none.
+  std::string remote_exception() const {
+    const auto dot = exception_class.rfind('.');
+    return dot == std::string::npos ? exception_class : exception_class.substr(dot + 1);
+  }
+  // An Error saying `sentence` that keeps which exception the server named,
+  // so that callers decide by the class, not by the words.
+  Error to_error(std::string sentence) const {
+    Error error = make_error(std::move(sentence));
+    error.remote_exception = remote_exception();
+    return error;
+  }
 };
 
 }  // namespace spindle::yarn::ipc

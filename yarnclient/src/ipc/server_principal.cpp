@@ -9,17 +9,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "spindle/core/text.h"
+
 namespace spindle::yarn::ipc {
 namespace {
 
 constexpr std::string_view host_placeholder = "_HOST";
-
-std::string lower(std::string_view text) {
-  std::string result(text);
-  std::transform(result.begin(), result.end(), result.begin(),
-                 [](unsigned char letter) { return static_cast<char>(std::tolower(letter)); });
-  return result;
-}
 
 std::string joined(const PrincipalParts& parts) {
   std::string name = parts.service;
@@ -52,7 +47,7 @@ std::string substitute_host(std::string_view configured, std::string_view server
   auto parts = split_principal(configured);
   // Hadoop substitutes only in the three-part form service/_HOST@REALM.
   if (parts.host != host_placeholder || parts.realm.empty()) return std::string(configured);
-  parts.host = lower(server_host);
+  parts.host = to_lower(server_host);
   return joined(parts);
 }
 
@@ -69,18 +64,18 @@ std::string canonical_host_name(const std::string& host) {
   if (is_ip_literal(name)) {
     // Like Java's getCanonicalHostName: the reverse lookup of the address.
     hints.ai_flags = AI_NUMERICHOST;
-    if (::getaddrinfo(name.c_str(), nullptr, &hints, &found) != 0 || !found) return lower(name);
+    if (::getaddrinfo(name.c_str(), nullptr, &hints, &found) != 0 || !found) return to_lower(name);
     char reverse[NI_MAXHOST] = {};
     const bool named =
         ::getnameinfo(found->ai_addr, found->ai_addrlen, reverse, sizeof(reverse), nullptr, 0, NI_NAMEREQD) == 0;
     ::freeaddrinfo(found);
-    return lower(named ? reverse : name);
+    return to_lower(named ? reverse : name);
   }
   hints.ai_flags = AI_CANONNAME;
-  if (::getaddrinfo(name.c_str(), nullptr, &hints, &found) != 0 || !found) return lower(name);
+  if (::getaddrinfo(name.c_str(), nullptr, &hints, &found) != 0 || !found) return to_lower(name);
   const std::string canonical = found->ai_canonname ? found->ai_canonname : name;
   ::freeaddrinfo(found);
-  return lower(canonical);
+  return to_lower(canonical);
 }
 
 Result<void> check_server_principal(std::string_view advertised, const KerberosOptions& options,
@@ -101,7 +96,7 @@ Result<void> check_server_principal(std::string_view advertised, const KerberosO
     return authentication_error("the configured server principal " + options.server_principal +
                                 " has no host part; write it as service/_HOST@REALM (e.g. rm/_HOST@EXAMPLE.COM)");
   }
-  const bool same = expected.service == offered.service && lower(expected.host) == lower(offered.host) &&
+  const bool same = expected.service == offered.service && to_lower(expected.host) == to_lower(offered.host) &&
                     (expected.realm.empty() || offered.realm.empty() || expected.realm == offered.realm);
   if (same) return {};
   return authentication_error("the server " + std::string(server_host) + " presents Kerberos principal " +

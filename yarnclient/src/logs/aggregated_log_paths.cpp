@@ -1,15 +1,11 @@
 #include <cctype>
 #include <cstdio>
 
+#include "spindle/core/text.h"
 #include "spindle/yarn/aggregated_logs.h"
 
 namespace spindle::yarn {
 namespace {
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 std::string without_trailing_slash(std::string path) {
   while (path.size() > 1 && path.back() == '/') path.pop_back();
@@ -56,7 +52,7 @@ std::vector<AggregatedLogDirectory> aggregated_log_directories(const HadoopConfi
     const auto root = without_trailing_slash(
         configuration.get_or("yarn.log-aggregation." + format + ".remote-app-log-dir", default_root));
     const auto suffix = configuration.get_or("yarn.log-aggregation." + format + ".remote-app-log-dir-suffix",
-                                             base_suffix + "-" + lower(format));
+                                             base_suffix + "-" + to_lower(format));
     const auto user_dir = root + "/" + owner;
     add(newer, user_dir + "/bucket-" + suffix + "/" + bucket + "/" + application_id, format);
     add(older, user_dir + "/" + suffix + "/" + application_id, format);

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "spindle/core/text.h"
+
 namespace spindle::yarn {
 namespace {
 
@@ -11,17 +13,6 @@ std::string padded(std::int64_t value, int width) {
   std::string digits = std::to_string(value);
   if (static_cast<int>(digits.size()) < width) digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
   return digits;
-}
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    const auto end = text.find(separator, start);
-    parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
 }
 
 bool to_number(std::string_view text, std::int64_t& value) {

@@ -42,11 +42,10 @@ std::map<std::string, long long> amounts_in(const std::string& text) {
 }  // namespace
 
 bool is_permanent_refusal(std::string_view exception_class, const std::string& text) {
-  if (exception_class.ends_with("InvalidLabelResourceRequestException") ||
-      exception_class.ends_with("ResourceNotFoundException")) {
+  if (exception_class == "InvalidLabelResourceRequestException" || exception_class == "ResourceNotFoundException") {
     return true;
   }
-  if (!exception_class.ends_with("InvalidResourceRequestException")) return false;
+  if (exception_class != "InvalidResourceRequestException") return false;
   const std::string configured_text = field_after(text, "configured maximum allocation=", ">");
   if (text.find("maximum allowed allocation") == std::string::npos || configured_text.empty()) return true;
   // Larger than the registered nodes allow: permanent only past what the cluster is configured to grant.
@@ -59,8 +58,8 @@ bool is_permanent_refusal(std::string_view exception_class, const std::string& t
   return false;
 }
 
-std::string explain_refusal(const std::string& text, const std::string& queue) {
-  if (text.find("InvalidLabelResourceRequestException") != std::string::npos) {
+std::string explain_refusal(std::string_view exception_class, const std::string& text, const std::string& queue) {
+  if (exception_class == "InvalidLabelResourceRequestException") {
     std::string labels = field_after(text, "Queue labels=", "\n");
     while (!labels.empty() && (labels.back() == ' ' || labels.back() == '.')) labels.pop_back();
     return (queue.empty() ? std::string("this job's queue") : "queue " + queue) +
@@ -69,7 +68,7 @@ std::string explain_refusal(const std::string& text, const std::string& queue) {
            (labels.empty() ? std::string("no labels") : "only " + labels) +
            "); submit to a queue that can, or drop the label";
   }
-  if (text.find("InvalidResourceRequestException") != std::string::npos &&
+  if (exception_class == "InvalidResourceRequestException" &&
       text.find("maximum allowed allocation") != std::string::npos) {
     return "the request " + field_after(text, "Requested resource=", ", maximum") +
            " is larger than the largest container the cluster grants (" +

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <string_view>
+
+// What the submitting side (spindle, spindle-gui) and spindle-container
+// agree on: names one side writes and the other reads. Changing one changes
+// both programs, and a container binary staged by another release would no
+// longer understand its launch; the client refuses such a binary by its
+// version banner.
+namespace spindle::container_contract {
+
+// The program's file name, beside spindle where it is installed and in
+// every container's working directory, where YARN localizes it.
+inline constexpr const char* binary_name = "spindle-container";
+// What `spindle-container --version` prints before the version. The client
+// compares the whole line with its own version before staging a binary.
+inline constexpr const char* version_banner_prefix = "spindle-container ";
+
+// The application master's mode and the command the client gives YARN to
+// start it (the log redirections follow).
+inline constexpr const char* master_mode = "master";
+inline constexpr const char* master_command = "./spindle-container master";
+// A task executor's mode and the start of the command the master gives the
+// NodeManagers for every task container (--task, --api and the rest follow).
+inline constexpr const char* task_mode = "task";
+inline constexpr const char* task_command = "./spindle-container task";
+static_assert(std::string_view(master_command).ends_with(master_mode));
+static_assert(std::string_view(task_command).ends_with(task_mode));
+
+// The application master's environment: every staged file, encoded as
+// yarn::encode_local_files, which the master gives every task container...
+inline constexpr const char* resources_variable = "SPINDLE_RESOURCES";
+// ...and the staging directory, which the master removes once the job is over.
+inline constexpr const char* staging_variable = "SPINDLE_STAGING";
+
+// Credentials aliases. The job's secret, in the credentials of every
+// container the client and the application master launch.
+inline constexpr const char* secret_alias = "spindle.job.secret";
+// On an encrypted cluster: the job API's certificate and key (the
+// application master's credentials only), and the certificate's SHA-256,
+// which every task's credentials carry to pin it.
+inline constexpr const char* api_certificate_alias = "spindle.job.api.certificate";
+inline constexpr const char* api_key_alias = "spindle.job.api.key";
+inline constexpr const char* api_pin_alias = "spindle.job.api.sha256";
+// The job's normalized spec (JSON), which the client hands the application
+// master and the master every task, in their credentials: YARN delivers it
+// with the launch, so a submit writes no file for it.
+inline constexpr const char* job_spec_alias = "spindle.job.spec";
+
+// The names under which the shipped Python environment appears in a task's
+// working directory: a directory YARN unpacked, or a PEX file as it is.
+inline constexpr const char* python_env_link_name = "python_env";
+inline constexpr const char* python_env_pex_link_name = "python_env.pex";
+
+}  // namespace spindle::container_contract
