@@ -20,7 +20,7 @@
 #include <limits>
 #include <optional>
 
-#include "src/net/asio_endpoints.h"
+#include "spindle/core/asio_endpoints.h"
 #include "spindle/core/host_names.h"
 #include "spindle/core/text.h"
 #include "spindle/yarn/http_client.h"
