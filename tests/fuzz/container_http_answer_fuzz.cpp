@@ -15,7 +15,7 @@
 #include <string_view>
 #include <thread>
 
-#include "http/http_client.h"
+#include "spindle/yarn/http_client.h"
 #include "spindle/yarn/webhdfs.h"
 
 namespace {

@@ -5,7 +5,7 @@
 
 #include "spindle/yarn/cluster_identity.h"
 
-#include "http/http_client.h"
+#include "spindle/yarn/http_client.h"
 #include "spindle/yarn/token_service.h"
 #include "spindle/yarn/token_url_string.h"
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "http/http_client.h"
 #include "spindle/core/host_names.h"
+#include "spindle/yarn/http_client.h"
 #include "spindle/yarn/token_service.h"
 #include "spindle/yarn/token_url_string.h"
 #include "unreachable_datanodes.h"

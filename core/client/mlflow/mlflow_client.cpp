@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "client/mlflow/mlflow_answers.h"
-#include "http/http_client.h"
 #include "spindle/core/text_encodings.h"
+#include "spindle/yarn/http_client.h"
 
 namespace spindle::client {
 namespace {

@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "client/remote/dashboard_answers.h"
-#include "http/http_client.h"
 #include "spindle/core/text_encodings.h"
 #include "spindle/tbproxy/kerberos_logins.h"
+#include "spindle/yarn/http_client.h"
 
 namespace spindle::client {
 

@@ -9,7 +9,7 @@
 #include <array>
 #include <optional>
 
-#include "net/asio_endpoints.h"
+#include "spindle/core/asio_endpoints.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_certificate.h"
 #include "spindle/core/maybe_tls_stream.h"

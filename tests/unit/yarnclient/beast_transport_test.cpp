@@ -9,7 +9,7 @@
 
 #include "closed_port.h"
 #include "fake_http_server.h"
-#include "http/http_client.h"
+#include "spindle/yarn/http_client.h"
 
 namespace spindle::yarn::http {
 namespace {

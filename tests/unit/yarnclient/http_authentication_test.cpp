@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "fake_http_server.h"
-#include "http/http_client.h"
+#include "spindle/yarn/http_client.h"
 #include "spindle/yarn/resource_manager_rest.h"
 #include "spindle/yarn/token_url_string.h"
 #include "spindle/yarn/webhdfs.h"

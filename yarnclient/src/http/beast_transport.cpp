@@ -20,11 +20,11 @@
 #include <limits>
 #include <optional>
 
-#include "http/http_client.h"
+#include "spindle/core/asio_endpoints.h"
 #include "spindle/core/host_names.h"
 #include "spindle/core/text.h"
+#include "spindle/yarn/http_client.h"
 #include "spindle/yarn/token_url_string.h"
-#include "src/net/asio_endpoints.h"
 
 namespace spindle::yarn::http {
 namespace {

@@ -1,4 +1,4 @@
-#include "http/http_client.h"
+#include "spindle/yarn/http_client.h"
 
 #include "spindle/core/text.h"
 #include "spindle/yarn/token_url_string.h"

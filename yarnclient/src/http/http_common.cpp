@@ -3,7 +3,7 @@
 
 #include <openssl/x509_vfy.h>
 
-#include "http/http_client.h"
+#include "spindle/yarn/http_client.h"
 
 #include "spindle/core/text.h"
 
