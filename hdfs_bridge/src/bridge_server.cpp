@@ -79,8 +79,10 @@ Reply read(yarn::WebHdfs& hdfs, const Request& request) {
   }
   // WebHDFS refuses an offset at or past the end, where a reader of a file
   // that is still growing arrives routinely: that is an empty read.
+  // When that look fails too, its reason is the one to give (a refused token, a file removed).
   auto status = hdfs.status(request.path);
-  if (status && !status->directory && request.offset >= status->length) return Reply{};
+  if (!status) return failure(status.error());
+  if (!status->directory && request.offset >= status->length) return Reply{};
   return failure(data.error());
 }
 
