@@ -45,15 +45,12 @@ def hdfs_tokens(path):
     for _ in range(count):
         _alias, at = read_bytes(data, at)
         start = at
-        for _field in range(4):  # identifier, password, kind, service
-            _value, at = read_bytes(data, at)
-        fields = []
-        inner = start
-        for _field in range(4):
-            value, inner = read_bytes(data, inner)
-            fields.append(value)
+        _identifier, at = read_bytes(data, at)
+        _password, at = read_bytes(data, at)
+        kind, at = read_bytes(data, at)
+        service, at = read_bytes(data, at)
         writable = data[start:at]
-        found.append((fields[2].decode(), fields[3].decode(), base64.urlsafe_b64encode(writable).rstrip(b"=").decode()))
+        found.append((kind.decode(), service.decode(), base64.urlsafe_b64encode(writable).rstrip(b"=").decode()))
     return found
 
 
