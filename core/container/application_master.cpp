@@ -32,6 +32,11 @@ using Clock = std::chrono::steady_clock;
 
 std::atomic<int> stop_signal = 0;
 
+// How long a running task has, once the job's end is decided, to stop its
+// command, copy its output and report, before its NodeManager stops it
+// (SIGTERM, then SIGKILL 250 ms later, which would cut a copy short).
+constexpr auto self_stop_grace = std::chrono::seconds(20);
+
 extern "C" void remember_stop_signal(int signal) {
   stop_signal = signal;
 }
@@ -135,6 +140,7 @@ class ApplicationMaster {
   // Follows the job until its end is decided and its containers are gone.
   Result<void> run() {
     std::optional<Clock::time_point> stop_deadline;
+    std::optional<Clock::time_point> self_stops_end;
     while (true) {
       std::vector<yarn::ContainerAsk> asks;
       std::vector<std::string> silent;
@@ -207,14 +213,22 @@ class ApplicationMaster {
         }
       }
       if (lifecycle_.ending()) {
-        if (!stop_deadline) stop_deadline = Clock::now() + std::chrono::seconds(20);
+        const auto now = Clock::now();
+        if (!stop_deadline) {
+          self_stops_end = now + self_stop_grace;
+          stop_deadline = *self_stops_end + std::chrono::seconds(20);
+        }
         std::vector<std::string> live;
+        std::vector<std::string> to_stop;
         {
           std::lock_guard lock(backend_.mutex());
           live = lifecycle_.live_containers();
+          for (const auto& container : live) {
+            if (now >= *self_stops_end || !lifecycle_.stops_itself(container)) to_stop.push_back(container);
+          }
         }
-        if (live.empty() || Clock::now() > *stop_deadline || stop_signal) return {};
-        for (const auto& container : live) stop(container);
+        if (live.empty() || now > *stop_deadline || stop_signal) return {};
+        for (const auto& container : to_stop) stop(container);
       }
       std::unique_lock lock(backend_.mutex());
       // Fast while containers are outstanding or being stopped, slow afterwards.

@@ -179,6 +179,10 @@ int run_task_executor(const ExecutorOptions& options) {
     link.answered();
     cluster = std::move(*answer);
   }
+  if (!cluster->ending.empty()) {
+    log("the job ended before " + task->to_string() + "'s command started (" + cluster->ending + ")");
+    return 0;
+  }
   auto addresses = ClusterAddresses::create(*spec, cluster->addresses);
   if (!addresses) {
     log("the cluster from the application master is incomplete: " + addresses.error().message);
@@ -336,6 +340,13 @@ int run_task_executor(const ExecutorOptions& options) {
         continue;
       }
       if (!*answer) continue;
+      if (!(*answer)->ending.empty()) {
+        // Stopped through the same path as YARN's SIGTERM, but with the time
+        // to copy the output that the NodeManager's SIGKILL would not leave.
+        log("the job is ending (" + (*answer)->ending + "); stopping the command so that its output is copied");
+        ::kill(::getpid(), SIGTERM);
+        return;
+      }
       write_cluster_file(**answer);
       seen_version = (*answer)->version;
       log("cluster spec version " + std::to_string((*answer)->version) + " received");

@@ -86,6 +86,38 @@ class OutputsOnHdfs(JobTest):
         self.assertNotIn("state/step.json.tmp", files)
         self.assert_left_nothing(outcome)
 
+    def test_a_task_still_running_when_the_chief_succeeds_has_what_it_wrote_copied(self):
+        # The worker never ends by itself: it is stopped when the chief's success
+        # ends the job, and writes its last file (8 MiB, more than a copy can
+        # move in the 250 ms a NodeManager leaves between SIGTERM and SIGKILL)
+        # only then.
+        worker = (
+            "import os, signal, sys, time\n"
+            "out = os.environ['SPINDLE_OUTPUT']\n"
+            "def stop(number, frame):\n"
+            "    with open(os.path.join(out, 'last-words.bin'), 'wb') as f: f.write(os.urandom(8 << 20))\n"
+            "    with open(os.path.join(out, 'last-words.txt'), 'w') as f: f.write(f'signal {number}')\n"
+            "    sys.exit(0)\n"
+            "signal.signal(signal.SIGTERM, stop)\n"
+            "open(os.path.join(out, 'worker-started'), 'w').close()\n"
+            "while True: time.sleep(1)\n")
+        script = os.path.join(self.directory, "worker.py")
+        with open(script, "w") as out:
+            out.write(worker)
+        spec = {"name": "stopped-at-the-end", "output": self.output, "files": {"worker.py": script},
+                "tasks": {"chief": {"memory": "256 MiB", "command": "sleep 2"},
+                          "worker": {"memory": "256 MiB", "command": "python3 worker.py"}}}
+        result, outcome = self.submit_and_wait(self.write_spec(spec))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(outcome["final_status"], "SUCCEEDED", outcome)
+        tasks = {task["task"]: task for task in outcome["job"]["tasks"]}
+        self.assertEqual(tasks["worker:0"]["phase"], "stopped", tasks["worker:0"])
+        files = hdfs_outputs.tree(self.output_path)
+        self.assert_no_partial_files(files)
+        self.assertEqual(files.get("last-words.bin"), 8 << 20, sorted(files))
+        self.assertEqual(hdfs_outputs.read(f"{self.output_path}/last-words.txt"), b"signal 15")
+        self.assert_left_nothing(outcome)
+
     def test_an_output_that_is_a_file_is_refused_before_anything_starts(self):
         hdfs_outputs.put(self.output_path, b"not a directory\n")
         spec = {"name": "output-is-a-file", "output": self.output,

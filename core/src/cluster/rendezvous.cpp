@@ -51,11 +51,16 @@ Result<void> Rendezvous::register_task(const TaskId& task, const HostPort& addre
 void Rendezvous::publish_locked() {
   auto addresses = ClusterAddresses::create(spec_, addresses_);
   if (!addresses) return;  // cannot happen: every task of the spec is there
+  publish_locked(std::move(*addresses));
+}
+
+void Rendezvous::publish_locked(ClusterAddresses addresses) {
   auto version = std::make_shared<ClusterVersion>();
   version->version = ++version_;
-  version->cluster_json = cluster_json(spec_, *addresses);
+  version->ending = ending_;
+  version->cluster_json = cluster_json(spec_, addresses);
   nlohmann::json tasks = nlohmann::json::object();
-  for (const auto& [task, address] : addresses->all()) tasks[task.to_string()] = address.to_string();
+  for (const auto& [task, address] : addresses.all()) tasks[task.to_string()] = address.to_string();
   version->tasks_json = tasks.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   // The answer names each address once: the training cluster's lists give
   // their tasks' addresses by position, so "tasks" adds only the others
@@ -63,22 +68,40 @@ void Rendezvous::publish_locked() {
   // more than double the traffic, and gzip's 32 KB window cannot find it.
   const auto training = nlohmann::json::parse(version->cluster_json, nullptr, false);
   nlohmann::json others = nlohmann::json::object();
-  for (const auto& [task, address] : addresses->all()) {
+  for (const auto& [task, address] : addresses.all()) {
     if (!training.is_object() || !training.contains(task.type)) others[task.to_string()] = address.to_string();
   }
-  version->addresses = std::move(*addresses);
+  version->addresses = std::move(addresses);
   auto answer = std::make_shared<std::string>();
   answer->reserve(version->cluster_json.size() + 64);
   *answer += "{\"version\":" + std::to_string(version->version) + ",\"cluster\":";
   *answer += version->cluster_json;
   *answer += ",\"tasks\":";
   *answer += others.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (!ending_.empty()) {
+    *answer += ",\"ending\":";
+    *answer += nlohmann::json(ending_).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
   *answer += "}";
   version->answer_gzip = std::make_shared<const std::string>(gzip_compress(*answer));
   version->answer_zstd = std::make_shared<const std::string>(zstd_compress(*answer));
   version->answer_json = std::move(answer);
   ++encodings_;
   current_ = std::move(version);
+}
+
+void Rendezvous::end(const std::string& why) {
+  std::vector<std::pair<Waiter, std::shared_ptr<const ClusterVersion>>> ready;
+  {
+    std::lock_guard lock(mutex_);
+    // Before the first complete cluster no command runs: nothing to tell.
+    if (!ending_.empty() || !current_) return;
+    ending_ = why.empty() ? std::string("the job ended") : why;
+    publish_locked(current_->addresses);
+    for (auto& [after, waiting] : waiters_) ready.emplace_back(std::move(waiting.waiter), current_);
+    waiters_.clear();
+  }
+  for (auto& [waiter, version] : ready) waiter(version);
 }
 
 void Rendezvous::continue_after(std::uint64_t version) {
@@ -101,7 +124,7 @@ std::uint64_t Rendezvous::when_newer(std::uint64_t after, Waiter waiter) {
   std::shared_ptr<const ClusterVersion> now;
   {
     std::lock_guard lock(mutex_);
-    if (current_ && current_->version > after && addresses_.size() == expected_) {
+    if (current_ && current_->version > after && (addresses_.size() == expected_ || !ending_.empty())) {
       now = current_;
     } else {
       const auto ticket = ++last_ticket_;

@@ -188,6 +188,11 @@ Result<std::optional<PublishedCluster>> JobApiClient::cluster_after(std::uint64_
       published.addresses[*task] = *address;
     }
   }
+  if (parsed.contains("ending")) {
+    if (!parsed["ending"].is_string() || parsed["ending"].get<std::string>().empty())
+      return make_error("the application master's cluster answer gives \"ending\" as something other than a reason");
+    published.ending = parsed["ending"].get<std::string>();
+  }
   return std::optional<PublishedCluster>{std::move(published)};
 }
 

@@ -726,6 +726,15 @@ void JobLifecycle::end(JobOutcome outcome, std::string diagnostics) {
   outcome_ = outcome;
   diagnostics_ = std::move(diagnostics);
   events_.append("job", "", std::string(to_string(outcome)) + ": " + diagnostics_);
+  // Running tasks learn it from the cluster they watch and stop their commands themselves.
+  rendezvous_.end(diagnostics_);
+}
+
+bool JobLifecycle::stops_itself(const std::string& container) const {
+  const auto owner = container_owner_.find(container);
+  if (owner == container_owner_.end()) return false;
+  const auto& task = tasks_[owner->second];
+  return task.phase == TaskPhase::running && !task.silent;
 }
 
 std::vector<std::string> JobLifecycle::live_containers() const {

@@ -81,6 +81,28 @@ TEST_F(JobApi, ALongPollEndsWhenTheLastTaskRegisters) {
   EXPECT_EQ(rendezvous_.waiting_count(), 0u);
 }
 
+TEST_F(JobApi, AWatchingTaskLearnsThatTheJobIsEnding) {
+  auto api = client();
+  ASSERT_TRUE(api.register_task({"worker", 0}, {"h0", 1}, "c0").ok());
+  ASSERT_TRUE(api.register_task({"worker", 1}, {"h1", 1}, "c1").ok());
+  auto first = api.cluster_after(0, 1s);
+  ASSERT_TRUE(first.ok() && first->has_value());
+  EXPECT_EQ((*first)->ending, "");
+  auto waiting = std::async(std::launch::async, [&] { return client().cluster_after(1, 60s); });
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (rendezvous_.waiting_count() == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_EQ(rendezvous_.waiting_count(), 1u) << "the long poll never reached the registry";
+  rendezvous_.end("the chief succeeded.");
+  auto ending = waiting.get();
+  ASSERT_TRUE(ending.ok()) << ending.error().message;
+  ASSERT_TRUE(ending->has_value());
+  EXPECT_EQ((*ending)->version, 2u);
+  EXPECT_EQ((*ending)->ending, "the chief succeeded.");
+  EXPECT_EQ((*ending)->addresses.size(), 2u);
+}
+
 TEST_F(JobApi, WithoutTheSecretNothingChanges) {
   auto stranger = client("guess");
   auto refused = stranger.register_task({"worker", 0}, {"evil", 1}, "c9");

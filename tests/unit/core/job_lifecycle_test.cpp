@@ -68,8 +68,24 @@ TEST_F(Lifecycle, ChiefSuccessEndsTheJobAndServicesAreStopped) {
   end("chief", 0, 0);
   EXPECT_EQ(lifecycle_->outcome(), JobOutcome::succeeded);
   EXPECT_EQ(lifecycle_->live_containers().size(), 3u);  // workers and ps, to be stopped
+  // Each is told through the cluster it watches, and stops its command itself.
+  EXPECT_EQ(rendezvous_->current()->ending, "the chief succeeded.");
+  for (const auto& container : lifecycle_->live_containers()) EXPECT_TRUE(lifecycle_->stops_itself(container));
   end("ps", 0, -105);
   EXPECT_EQ(task("ps", 0).phase, TaskPhase::stopped);
+  EXPECT_FALSE(lifecycle_->stops_itself(task("ps", 0).container));
+}
+
+TEST_F(Lifecycle, ATaskWhoseCommandHasNotStartedCannotStopItself) {
+  make("command: x\ntasks: {worker: {instances: 2, max_restarts: 1}, ps: {}}\n");
+  start_all();
+  end("worker", 1, 3);  // restarts: its next container has no executor that registered yet
+  auto replacement = lifecycle_->assign_container("worker", "container_new", "node:1", "node:2", "");
+  ASSERT_TRUE(replacement.has_value());
+  EXPECT_EQ(task("worker", 1).phase, TaskPhase::launching);
+  EXPECT_FALSE(lifecycle_->stops_itself("container_new"));
+  EXPECT_TRUE(lifecycle_->stops_itself(task("worker", 0).container));
+  EXPECT_FALSE(lifecycle_->stops_itself("container_unknown"));
 }
 
 TEST_F(Lifecycle, WithoutChiefEveryWorkerMustSucceed) {

@@ -118,6 +118,29 @@ TEST(Rendezvous, NoStaleClusterWhileTasksRestart) {
   EXPECT_EQ(received, (std::vector<std::uint64_t>{2}));
 }
 
+TEST(Rendezvous, TheEndReachesEveryWaiterEvenWhileATaskRestarts) {
+  Rendezvous rendezvous(job("{worker: {instances: 2}}"));
+  rendezvous.end("too early");  // no cluster yet, no command runs: nothing to tell
+  ASSERT_TRUE(rendezvous.register_task({"worker", 0}, {"w0", 1}, "c1").ok());
+  ASSERT_TRUE(rendezvous.register_task({"worker", 1}, {"w1", 2}, "c2").ok());
+  EXPECT_TRUE(rendezvous.current()->ending.empty());
+  rendezvous.task_restarting({"worker", 1});
+  std::vector<std::string> endings;
+  rendezvous.when_newer(1, [&](auto version) { endings.push_back(version->ending); });
+  rendezvous.end("the chief succeeded.");
+  rendezvous.end("said twice");
+  EXPECT_EQ(endings, (std::vector<std::string>{"the chief succeeded."}));
+  const auto ended = rendezvous.current();
+  EXPECT_EQ(ended->version, 2u);
+  EXPECT_EQ(ended->cluster_json, R"({"worker":["w0:1","w1:2"]})");
+  EXPECT_NE(ended->answer_json->find(R"("ending":"the chief succeeded.")"), std::string::npos) << *ended->answer_json;
+  // A late waiter learns it at once; one that holds the ending version waits on.
+  rendezvous.when_newer(1, [&](auto version) { endings.push_back(version->ending); });
+  EXPECT_EQ(endings.size(), 2u);
+  EXPECT_NE(rendezvous.when_newer(2, [&](auto version) { endings.push_back(version->ending); }), 0u);
+  EXPECT_EQ(endings.size(), 2u);
+}
+
 TEST(Rendezvous, ManyExecutorsAtOnce) {
   constexpr int workers = 10'000;
   Rendezvous rendezvous(job("{worker: {instances: " + std::to_string(workers) + "}}"));

@@ -21,6 +21,7 @@ struct PublishedCluster {
   std::uint64_t version = 0;
   std::string cluster_json;              // the training cluster, as TF_CONFIG carries it
   std::map<TaskId, HostPort> addresses;  // every task's
+  std::string ending;                    // why the job ends, once its end is decided; else empty
 };
 
 // A client of the job API (task executors, the CLI, the GUI): one

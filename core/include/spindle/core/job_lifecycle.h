@@ -155,6 +155,10 @@ class JobLifecycle {
   const std::string& diagnostics() const { return diagnostics_; }
   // Containers still alive, which the application master stops once the job ends.
   std::vector<std::string> live_containers() const;
+  // Whether the container's task runs its command and watches the cluster, so
+  // that it stops the command itself when the job ends and reports once its
+  // output is copied; the others are stopped by their NodeManagers at once.
+  bool stops_itself(const std::string& container) const;
   const std::vector<TaskRecord>& tasks() const { return tasks_; }
   const JobSpec& spec() const { return spec_; }
   const TaskRecord* find(const TaskId& task) const;

@@ -23,6 +23,10 @@ struct ClusterVersion {
   ClusterAddresses addresses;
   std::string cluster_json;  // the training cluster, as TF_CONFIG carries it
   std::string tasks_json;    // every task's address: {"worker:0": "h:p", ...}
+  // Set on the version published when the job's end is decided: each task
+  // still running stops its command itself, so that what it wrote is copied
+  // before its container is stopped.
+  std::string ending;
   // The job API's answer for this version, {"version", "cluster", "tasks"}
   // ("tasks" only those outside the training cluster),
   // encoded and compressed once when it is published: every executor is
@@ -55,6 +59,11 @@ class Rendezvous {
   // application master attempt continues the numbering its tasks have seen.
   void continue_after(std::uint64_t version);
 
+  // The job's end is decided (`why` in a sentence): the last cluster is
+  // published again as a new version carrying it, which every waiter gets,
+  // even while a restarting task has withdrawn its address. Once only.
+  void end(const std::string& why);
+
   // The newest complete cluster, if there is one.
   std::shared_ptr<const ClusterVersion> current() const;
 
@@ -79,12 +88,14 @@ class Rendezvous {
 
  private:
   void publish_locked();
+  void publish_locked(ClusterAddresses addresses);
 
   const JobSpec spec_;
   mutable std::mutex mutex_;
   std::map<TaskId, HostPort> addresses_;
   std::map<TaskId, std::string> containers_;
   std::size_t expected_ = 0;
+  std::string ending_;
   std::uint64_t version_ = 0;
   std::shared_ptr<const ClusterVersion> current_;
   struct Waiting {
