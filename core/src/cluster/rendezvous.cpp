@@ -51,12 +51,12 @@ Result<void> Rendezvous::register_task(const TaskId& task, const HostPort& addre
 void Rendezvous::publish_locked() {
   auto addresses = ClusterAddresses::create(spec_, addresses_);
   if (!addresses) return;  // cannot happen: every task of the spec is there
-  publish_locked(std::move(*addresses));
+  publish_locked(std::move(*addresses), ++version_);
 }
 
-void Rendezvous::publish_locked(ClusterAddresses addresses) {
+void Rendezvous::publish_locked(ClusterAddresses addresses, std::uint64_t number) {
   auto version = std::make_shared<ClusterVersion>();
-  version->version = ++version_;
+  version->version = number;
   version->ending = ending_;
   version->cluster_json = cluster_json(spec_, addresses);
   nlohmann::json tasks = nlohmann::json::object();
@@ -97,7 +97,9 @@ void Rendezvous::end(const std::string& why) {
     // Before the first complete cluster no command runs: nothing to tell.
     if (!ending_.empty() || !current_) return;
     ending_ = why.empty() ? std::string("the job ended") : why;
-    publish_locked(current_->addresses);
+    // The same cluster under the same number, which counts the clusters a
+    // job had; the ending goes to every waiter, whatever it holds.
+    publish_locked(current_->addresses, current_->version);
     for (auto& [after, waiting] : waiters_) ready.emplace_back(std::move(waiting.waiter), current_);
     waiters_.clear();
   }
@@ -124,7 +126,7 @@ std::uint64_t Rendezvous::when_newer(std::uint64_t after, Waiter waiter) {
   std::shared_ptr<const ClusterVersion> now;
   {
     std::lock_guard lock(mutex_);
-    if (current_ && current_->version > after && (addresses_.size() == expected_ || !ending_.empty())) {
+    if (current_ && (!ending_.empty() || (current_->version > after && addresses_.size() == expected_))) {
       now = current_;
     } else {
       const auto ticket = ++last_ticket_;

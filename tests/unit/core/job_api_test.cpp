@@ -98,7 +98,7 @@ TEST_F(JobApi, AWatchingTaskLearnsThatTheJobIsEnding) {
   auto ending = waiting.get();
   ASSERT_TRUE(ending.ok()) << ending.error().message;
   ASSERT_TRUE(ending->has_value());
-  EXPECT_EQ((*ending)->version, 2u);
+  EXPECT_EQ((*ending)->version, 1u);
   EXPECT_EQ((*ending)->ending, "the chief succeeded.");
   EXPECT_EQ((*ending)->addresses.size(), 2u);
 }

@@ -60,8 +60,9 @@ class Rendezvous {
   void continue_after(std::uint64_t version);
 
   // The job's end is decided (`why` in a sentence): the last cluster is
-  // published again as a new version carrying it, which every waiter gets,
-  // even while a restarting task has withdrawn its address. Once only.
+  // published again, under its own version, carrying it; every waiter gets
+  // it at once, whatever version it holds, even while a restarting task has
+  // withdrawn its address. Once only.
   void end(const std::string& why);
 
   // The newest complete cluster, if there is one.
@@ -88,7 +89,7 @@ class Rendezvous {
 
  private:
   void publish_locked();
-  void publish_locked(ClusterAddresses addresses);
+  void publish_locked(ClusterAddresses addresses, std::uint64_t number);
 
   const JobSpec spec_;
   mutable std::mutex mutex_;
