@@ -9,6 +9,7 @@
 #include <array>
 #include <optional>
 
+#include "master/job_api_messages.h"
 #include "spindle/core/asio_endpoints.h"
 #include "spindle/core/gzip.h"
 #include "spindle/core/job_certificate.h"
@@ -125,14 +126,8 @@ Result<JobApiClient::Answer> JobApiClient::exchange(const std::string& method, c
 
 Result<void> JobApiClient::register_task(const TaskId& task, const HostPort& address, const std::string& container,
                                          const Reattachment& reattachment) {
-  nlohmann::json request{{"host", address.host}, {"port", address.port}, {"container", container}};
-  if (reattachment.present) {
-    request["reattach"] = {{"restarts", reattachment.restarts},
-                           {"lost", reattachment.lost},
-                           {"cluster_version", reattachment.cluster_version},
-                           {"command_ended", reattachment.command_ended}};
-  }
-  const std::string body = request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string body =
+      job_api::body_text(job_api::to_json(job_api::Registration{address, container, reattachment}));
   auto answer = exchange("PUT", "/v1/tasks/" + task.type + "/" + std::to_string(task.index), body, timeout_);
   if (!answer) return answer.error();
   if (answer->status != 200) {
@@ -197,15 +192,7 @@ Result<std::optional<PublishedCluster>> JobApiClient::cluster_after(std::uint64_
 }
 
 Result<void> JobApiClient::heartbeat(const TaskId& task, const TaskHeartbeat& heartbeat) {
-  nlohmann::json report{{"container", heartbeat.container},
-                        {"rss_bytes", heartbeat.rss_bytes},
-                        {"cpu_seconds", heartbeat.cpu_seconds},
-                        {"processes", heartbeat.processes},
-                        {"log_bytes", heartbeat.log_bytes},
-                        {"output_fingerprint", heartbeat.output_fingerprint},
-                        {"cluster_version", heartbeat.cluster_version}};
-  if (!heartbeat.certificate_sha256.empty()) report["certificate_sha256"] = heartbeat.certificate_sha256;
-  const std::string body = report.dump();
+  const std::string body = job_api::body_text(job_api::to_json(heartbeat));
   auto answer =
       exchange("POST", "/v1/tasks/" + task.type + "/" + std::to_string(task.index) + "/heartbeat", body, timeout_);
   if (!answer) return answer.error();
@@ -214,12 +201,7 @@ Result<void> JobApiClient::heartbeat(const TaskId& task, const TaskHeartbeat& he
 }
 
 Result<void> JobApiClient::report_result(const TaskId& task, const TaskResult& result) {
-  const std::string body = nlohmann::json{
-      {"container", result.container},
-      {"exit_code", result.exit_code},
-      {"description", result.description},
-      {"stderr_tail",
-       result.stderr_tail}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string body = job_api::body_text(job_api::to_json(result));
   auto answer =
       exchange("POST", "/v1/tasks/" + task.type + "/" + std::to_string(task.index) + "/result", body, timeout_);
   if (!answer) return answer.error();
@@ -244,26 +226,7 @@ Result<std::vector<JobEvent>> JobApiClient::events_after(std::uint64_t after, st
   if (answer->status != 200) {
     return make_error("the application master gave no events: " + message_of(answer->body, answer->status));
   }
-  const auto parsed = nlohmann::json::parse(answer->body, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("events") || !parsed["events"].is_array()) {
-    return make_error("the application master's events answer is not {\"events\": [...]}");
-  }
-  std::vector<JobEvent> events;
-  try {
-    for (const auto& item : parsed["events"]) {
-      if (!item.is_object()) continue;
-      JobEvent event;
-      event.sequence = item.value("sequence", std::uint64_t{0});
-      event.time_ms = item.value("time_ms", std::int64_t{0});
-      event.kind = item.value("kind", std::string());
-      event.task = item.value("task", std::string());
-      event.message = item.value("message", std::string());
-      events.push_back(std::move(event));
-    }
-  } catch (const nlohmann::json::exception&) {
-    return make_error("the application master's events have fields of the wrong type");
-  }
-  return events;
+  return job_api::events_from_json(nlohmann::json::parse(answer->body, nullptr, false));
 }
 
 }  // namespace spindle

@@ -1,5 +1,6 @@
 #include "spindle/core/job_api_server.h"
 
+#include "master/job_api_messages.h"
 #include "net/query_string.h"
 #include "spindle/core/job_page.h"
 #include "spindle/core/job_status.h"
@@ -339,7 +340,7 @@ void Session::handle(Request request) {
       reply(request, http::status::bad_request, error_json(selection.error().message));
       return;
     }
-    reply(request, http::status::ok, to_json(server_.backend()->status(*selection)));
+    reply(request, http::status::ok, job_api::body_text(to_json(server_.backend()->status(*selection))));
     return;
   }
   if (path == "/v1/events" && request.method() == http::verb::get && server_.backend()) {
@@ -356,21 +357,6 @@ std::optional<int> task_index(std::string_view text) {
   return index;
 }
 
-template <typename T>
-T field_or(const nlohmann::json& body, const char* key, T fallback) {
-  const auto found = body.find(key);
-  if (found == body.end()) return fallback;
-  if constexpr (std::is_same_v<T, std::string>) {
-    return found->is_string() ? found->template get<std::string>() : fallback;
-  } else {
-    return found->is_number() ? found->template get<T>() : fallback;
-  }
-}
-
-bool is_sha256_hex(std::string_view text) {
-  return text.size() == 64 && text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
-}
-
 void Session::handle_register(const Request& request, std::string_view type, std::string_view index_text) {
   const auto parsed_index = task_index(index_text);
   if (!parsed_index) {
@@ -378,33 +364,15 @@ void Session::handle_register(const Request& request, std::string_view type, std
     return;
   }
   const int index = *parsed_index;
-  const auto body = nlohmann::json::parse(request.body(), nullptr, false);
-  if (body.is_discarded() || !body.is_object() || !body.contains("host") || !body["host"].is_string() ||
-      !body.contains("port") || !body["port"].is_number_integer() || !body.contains("container") ||
-      !body["container"].is_string()) {
-    reply(request, http::status::bad_request,
-          error_json("a registration is {\"host\": string, \"port\": number, \"container\": string}"));
-    return;
-  }
-  const auto port = body["port"].get<std::int64_t>();
-  auto address = parse_host_port(body["host"].get<std::string>() + ":" + std::to_string(port));
-  if (!address) {
-    reply(request, http::status::bad_request, error_json(address.error().message));
+  auto registration = job_api::registration_from_json(nlohmann::json::parse(request.body(), nullptr, false));
+  if (!registration) {
+    reply(request, http::status::bad_request, error_json(registration.error().message));
     return;
   }
   const TaskId task{std::string(type), index};
-  const auto container = body["container"].get<std::string>();
-  Reattachment reattachment;
-  if (const auto found = body.find("reattach"); found != body.end() && found->is_object()) {
-    reattachment.present = true;
-    reattachment.restarts = std::max(0, field_or<int>(*found, "restarts", 0));
-    reattachment.lost = std::max(0, field_or<int>(*found, "lost", 0));
-    reattachment.cluster_version = field_or<std::uint64_t>(*found, "cluster_version", 0);
-    reattachment.command_ended = found->contains("command_ended") && (*found)["command_ended"].is_boolean() &&
-                                 (*found)["command_ended"].get<bool>();
-  }
-  auto registered = server_.backend() ? server_.backend()->register_task(task, *address, container, reattachment)
-                                      : server_.rendezvous().register_task(task, *address, container);
+  const auto& [address, container, reattachment] = *registration;
+  auto registered = server_.backend() ? server_.backend()->register_task(task, address, container, reattachment)
+                                      : server_.rendezvous().register_task(task, address, container);
   if (!registered) {
     reply(request, http::status::conflict, error_json(registered.error().message));
     return;
@@ -420,40 +388,22 @@ void Session::handle_task_report(const Request& request, std::string_view type, 
     return;
   }
   const auto body = nlohmann::json::parse(request.body(), nullptr, false);
-  if (body.is_discarded() || !body.is_object() || !body.contains("container") || !body["container"].is_string()) {
-    reply(request, http::status::bad_request, error_json("a task's report is a JSON object with its \"container\""));
-    return;
-  }
   const TaskId task{std::string(type), *index};
   Result<void> taken;
   if (what == "heartbeat") {
-    TaskHeartbeat heartbeat;
-    heartbeat.container = body["container"].get<std::string>();
-    heartbeat.rss_bytes = field_or<std::uint64_t>(body, "rss_bytes", 0);
-    heartbeat.cpu_seconds = field_or<double>(body, "cpu_seconds", 0);
-    heartbeat.processes = field_or<int>(body, "processes", 0);
-    heartbeat.log_bytes = field_or<std::uint64_t>(body, "log_bytes", 0);
-    heartbeat.output_fingerprint = field_or<std::uint64_t>(body, "output_fingerprint", 0);
-    heartbeat.cluster_version = field_or<std::uint64_t>(body, "cluster_version", 0);
-    heartbeat.certificate_sha256 = field_or<std::string>(body, "certificate_sha256", "");
-    if (!heartbeat.certificate_sha256.empty() && !is_sha256_hex(heartbeat.certificate_sha256)) {
-      reply(request, http::status::bad_request,
-            error_json("a heartbeat's \"certificate_sha256\" is 64 lower-case hex digits, the pin of the task's "
-                       "certificate"));
+    auto heartbeat = job_api::heartbeat_from_json(body);
+    if (!heartbeat) {
+      reply(request, http::status::bad_request, error_json(heartbeat.error().message));
       return;
     }
-    taken = server_.backend()->heartbeat(task, heartbeat);
+    taken = server_.backend()->heartbeat(task, *heartbeat);
   } else if (what == "result") {
-    if (!body.contains("exit_code") || !body["exit_code"].is_number_integer()) {
-      reply(request, http::status::bad_request, error_json("a task's result needs its \"exit_code\""));
+    auto result = job_api::result_from_json(body);
+    if (!result) {
+      reply(request, http::status::bad_request, error_json(result.error().message));
       return;
     }
-    TaskResult result;
-    result.container = body["container"].get<std::string>();
-    result.exit_code = field_or<int>(body, "exit_code", 0);
-    result.description = field_or<std::string>(body, "description", "");
-    result.stderr_tail = field_or<std::string>(body, "stderr_tail", "");
-    taken = server_.backend()->result(task, result);
+    taken = server_.backend()->result(task, *result);
   } else {
     reply(request, http::status::not_found, error_json("a task reports a \"heartbeat\" or a \"result\""));
     return;
@@ -463,18 +413,6 @@ void Session::handle_task_report(const Request& request, std::string_view type, 
     return;
   }
   reply(request, http::status::ok, R"({"accepted":true})");
-}
-
-nlohmann::json events_json(const std::vector<JobEvent>& events, std::uint64_t last) {
-  auto list = nlohmann::json::array();
-  for (const auto& event : events) {
-    list.push_back({{"sequence", event.sequence},
-                    {"time_ms", event.time_ms},
-                    {"kind", event.kind},
-                    {"task", event.task},
-                    {"message", event.message}});
-  }
-  return {{"events", std::move(list)}, {"last", last}};
 }
 
 void Session::handle_events(const Request& request, std::string_view query) {
@@ -492,7 +430,7 @@ void Session::handle_events(const Request& request, std::string_view query) {
     auto session = weak.lock();
     if (!session || answered->exchange(true)) return;
     const auto last = events.empty() ? 0 : events.back().sequence;
-    auto body = events_json(events, last).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    auto body = job_api::body_text(job_api::events_to_json(events, last));
     net::post(session->stream_.get_executor(), [session, to, body = std::move(body)]() mutable {
       session->poll_timer_.cancel();
       session->reply(to, http::status::ok, std::move(body));
@@ -502,9 +440,7 @@ void Session::handle_events(const Request& request, std::string_view query) {
   poll_timer_.async_wait([self, answered, to, &log, after, ticket](beast::error_code ec) {
     if (ec || answered->exchange(true)) return;
     log.forget(ticket);
-    self->reply(
-        to, http::status::ok,
-        events_json({}, std::max(after, log.last())).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    self->reply(to, http::status::ok, job_api::body_text(job_api::events_to_json({}, std::max(after, log.last()))));
   });
 }
 
