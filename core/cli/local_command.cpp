@@ -12,19 +12,23 @@
 namespace spindle::cli {
 namespace {
 
-// The launcher lives with the sources of the local YARN; an installed
-// spindle finds it through SPINDLE_LOCAL_YARN_SCRIPT.
+// The launcher and the sources of the local YARN are installed beside the
+// program, in share/spindle/local-yarn (a build tree links its sources
+// there); SPINDLE_LOCAL_YARN_SCRIPT names another launcher.
 std::string launcher() {
   if (const char* script = std::getenv("SPINDLE_LOCAL_YARN_SCRIPT"); script && *script) return script;
-  return SPINDLE_SOURCE_DIR "/scripts/local-yarn";
+  std::error_code error;
+  const auto program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return "share/spindle/local-yarn/scripts/local-yarn";
+  return (program.parent_path().parent_path() / "share/spindle/local-yarn/scripts/local-yarn").string();
 }
 
 int run_launcher(const std::string& verb) {
   const std::string script = launcher();
   if (::access(script.c_str(), X_OK) != 0) {
     std::cerr << "the local YARN's launcher " << script
-              << " is missing; spindle local works from a source checkout (set SPINDLE_LOCAL_YARN_SCRIPT to "
-                 "scripts/local-yarn of one)\n";
+              << " is missing; reinstall spindle, or set SPINDLE_LOCAL_YARN_SCRIPT to scripts/local-yarn of a "
+                 "source checkout\n";
     return exit_bad_input;
   }
   const pid_t child = ::fork();

@@ -167,6 +167,32 @@ class InstalledPackage(unittest.TestCase):
         for command in self.commands():
             self.assertIn(f"'{command}:", text, command)
 
+    def test_spindle_local_finds_its_launcher_where_it_is_installed(self):
+        launcher = os.path.join(self.share, "spindle", "local-yarn", "scripts", "local-yarn")
+        self.assertTrue(os.access(launcher, os.X_OK), launcher)
+        for part in ("scripts/lib/paths.sh", "tests/yarn-cluster/pom.xml", "tests/yarn-cluster/build",
+                     "tests/yarn-cluster/src/main/java/localyarn/ResourceManagerProcesses.java"):
+            self.assertTrue(os.path.isfile(os.path.join(self.share, "spindle", "local-yarn", part)), part)
+        # A cache with no cluster in it: the installed launcher answers that none runs.
+        cache = tempfile.mkdtemp(prefix="spindle-local-", dir=self.directory)
+        env = {key: value for key, value in os.environ.items()
+               if key not in ("SPINDLE_LOCAL_YARN_SCRIPT", "SPINDLE_LOCAL_YARN_DIR")}
+        env["SPINDLE_CACHE"] = cache
+        status = subprocess.run([os.path.join(self.bin, "spindle"), "local", "status"], capture_output=True,
+                                text=True, timeout=120, env=env)
+        self.assertEqual(status.returncode, 3, status.stdout + status.stderr)
+        self.assertNotIn("is missing", status.stderr)
+        self.assertIn("not running", status.stdout + status.stderr)
+        moved = os.path.join(self.directory, "moved-share")
+        os.rename(os.path.join(self.share, "spindle", "local-yarn"), moved)
+        try:
+            missing = subprocess.run([os.path.join(self.bin, "spindle"), "local", "status"], capture_output=True,
+                                     text=True, timeout=120, env=env)
+        finally:
+            os.rename(moved, os.path.join(self.share, "spindle", "local-yarn"))
+        self.assertEqual(missing.returncode, 2, missing.stderr)
+        self.assertIn(f"the local YARN's launcher {launcher} is missing", missing.stderr)
+
     def test_a_job_from_the_installed_spindle_runs_on_yarn(self):
         # Named to run first: the completion test below offers its application id.
         spindle = os.path.join(self.bin, "spindle")
