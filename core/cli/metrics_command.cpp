@@ -12,7 +12,6 @@
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_connection.h"
 #include "spindle/client/json_shapes.h"
-#include "spindle/core/spec_parser.h"
 #include "spindle/core/tfevents.h"
 
 namespace spindle::cli {
@@ -24,15 +23,6 @@ struct MetricsOptions {
   bool json = false;
   bool follow = false;
 };
-
-// The job's output directory, TensorBoard's log directory, as its spec says.
-std::string output_directory(const client::JobHistoryEntry& job) {
-  if (job.spec_yaml.empty()) return {};
-  SpecParseOptions options;
-  options.check_files = false;
-  auto spec = parse_job_spec(job.spec_yaml, options);
-  return spec ? spec->output : std::string();
-}
 
 // The job's event files, as the history keeps their points.
 class TrainingScalars {
@@ -121,7 +111,7 @@ int run_metrics(const MetricsOptions& options) {
               << "; `spindle list --all` shows the jobs there are\n";
     return exit_bad_input;
   }
-  const auto directory = output_directory(**known);
+  const auto directory = (*known)->output_location();
   std::optional<TrainingScalars> scalars;
   if (directory.empty()) {
     std::cerr << "note: the job's spec names no output directory, so there are no training scalars to read\n";

@@ -18,7 +18,7 @@ struct StatusOptions {
 
 // `status --json`: what is known of the application, and the job's own status.
 void print_status_json(nlohmann::json out, const std::optional<JobStatus>& status) {
-  out["job"] = status ? nlohmann::json::parse(to_json(*status)) : nlohmann::json(nullptr);
+  out["job"] = status ? nlohmann::json(to_json(*status)) : nlohmann::json(nullptr);
   std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 

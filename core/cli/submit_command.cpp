@@ -78,7 +78,7 @@ int run_submit(const SubmitCommandOptions& options) {
       out["final_status"] = report->final_status;
       out["diagnostics"] = report->diagnostics;
     }
-    if (auto status = job->last_status()) out["job"] = nlohmann::json::parse(to_json(*status));
+    if (auto status = job->last_status()) out["job"] = nlohmann::json(to_json(*status));
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else if (report) {
     if (auto status = job->last_status()) print_status_table(*status, std::cout);

@@ -13,7 +13,6 @@
 #include "spindle/client/job_connection.h"
 #include "spindle/client/job_records.h"
 #include "spindle/client/tensorboard_lookup.h"
-#include "spindle/core/spec_parser.h"
 #include "spindle/tbproxy/proxy_server.h"
 
 namespace spindle::cli {
@@ -39,16 +38,8 @@ std::optional<bool> spec_has_tensorboard(const std::string& application_id) {
   auto history = client::HistoryStore::open();
   if (!history) return std::nullopt;
   auto entry = history->job(application_id);
-  if (!entry || !*entry || (*entry)->spec_yaml.empty()) return std::nullopt;
-  SpecParseOptions parse;
-  parse.source_name = application_id + " (spec kept at submit)";
-  parse.check_files = false;
-  auto spec = parse_job_spec((*entry)->spec_yaml, parse);
-  if (!spec) return std::nullopt;
-  for (const auto& task : spec->tasks) {
-    if (task.type == "tensorboard") return true;
-  }
-  return false;
+  if (!entry || !*entry) return std::nullopt;
+  return (*entry)->has_task_type("tensorboard");
 }
 
 int run_tensorboard(const TensorBoardOptions& options) {

@@ -21,7 +21,8 @@ Result<std::set<std::string>> refresh_history_from_cluster(HistoryStore& history
     seen.user = app.user;
     seen.queue = app.queue;
     if (auto recorded = history.record_job(seen); !recorded) return recorded.error();
-    if (auto recorded = history.record_state(seen.application_id, history_state(app.state, app.final_status),
+    if (auto recorded = history.record_state(seen.application_id,
+                                             std::string(to_string(job_state_of_yarn(app.state, app.final_status))),
                                              app.diagnostics, app.start_time, app.finish_time, app.tracking_url);
         !recorded) {
       return recorded.error();
@@ -41,7 +42,8 @@ Result<std::set<std::string>> refresh_history_from_cluster(HistoryStore& history
       if (report.error().kind == Error::Kind::not_found) forgotten.insert(job.application_id);
       continue;
     }
-    (void)history.record_state(job.application_id, history_state(report->state, report->final_status),
+    (void)history.record_state(job.application_id,
+                               std::string(to_string(job_state_of_yarn(report->state, report->final_status))),
                                report->diagnostics, report->start_time, report->finish_time, report->tracking_url);
   }
   return forgotten;

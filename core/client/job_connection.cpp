@@ -49,8 +49,9 @@ void JobConnection::record_report(const yarn::ApplicationReport& report) {
   seen.queue = report.queue;
   // The history is a convenience: following the job goes on without it.
   (void)history_->record_job(seen);
-  (void)history_->record_state(application_id_, history_state(report.state, report.final_status), report.diagnostics,
-                               report.start_time, report.finish_time, report.tracking_url);
+  (void)history_->record_state(application_id_,
+                               std::string(to_string(job_state_of_yarn(report.state, report.final_status))),
+                               report.diagnostics, report.start_time, report.finish_time, report.tracking_url);
   record_master_attempts(report.finished());
 }
 
@@ -153,7 +154,7 @@ std::vector<JobEvent> JobConnection::events_after(std::uint64_t after, std::chro
 
 void JobConnection::remember_final_status() {
   if (!record_ || !last_status_) return;
-  record_->final_status_json = to_json(*last_status_);
+  record_->final_status_json = to_json(*last_status_).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   (void)JobRecords().save(*record_);
 }
 

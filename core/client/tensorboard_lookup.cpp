@@ -1,4 +1,5 @@
 #include "spindle/client/tensorboard_lookup.h"
+#include "spindle/core/job_state.h"
 
 #include <cctype>
 #include <map>
@@ -42,7 +43,7 @@ UpstreamLookup find_tensorboard(JobConnection& job) {
     return UpstreamUnavailable{UpstreamState::starting, "The job " + id + " is " + to_lower(report->state) +
                                                             " and its TensorBoard is not up yet."};
   }
-  if (status->state != "running") {
+  if (parse_job_state(status->state) != JobState::running) {
     return UpstreamUnavailable{UpstreamState::ended,
                                "The job " + id + " has " + status->state + ", and its TensorBoard with it."};
   }

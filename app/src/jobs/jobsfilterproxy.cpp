@@ -1,6 +1,7 @@
 #include "jobs/jobsfilterproxy.h"
 
 #include "jobs/jobsmodel.h"
+#include "spindle/core/job_state.h"
 
 namespace spindle::gui {
 
@@ -18,12 +19,12 @@ void JobsFilterProxy::setStates(States states) {
 
 bool JobsFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
   const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
-  const QString state = index.data(JobsModel::StateRole).toString();
+  const auto state = parse_job_state(index.data(JobsModel::StateRole).toString().toStdString());
   switch (states_) {
     case States::all: return true;
     case States::active: return !index.data(JobsModel::FinishedRole).toBool();
-    case States::succeeded: return state == QLatin1String("succeeded");
-    case States::failedOrKilled: return state == QLatin1String("failed") || state == QLatin1String("killed");
+    case States::succeeded: return state == JobState::succeeded;
+    case States::failedOrKilled: return state == JobState::failed || state == JobState::killed;
   }
   return true;
 }

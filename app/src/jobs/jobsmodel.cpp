@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "convert.h"
+#include "spindle/core/job_state.h"
 #include "theme.h"
 
 namespace spindle::gui {
@@ -20,12 +21,16 @@ bool sameRow(const client::JobHistoryEntry& a, const client::JobHistoryEntry& b)
          a.diagnostics == b.diagnostics && a.updated_ms == b.updated_ms;
 }
 
-QColor stateColor(const std::string& state) {
+QColor stateColor(JobState state) {
   const bool dark = isDarkPalette();
-  if (state == "succeeded") return dark ? QColor(0x81, 0xc7, 0x84) : QColor(0x2e, 0x7d, 0x32);
-  if (state == "failed") return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xc6, 0x28, 0x28);
-  if (state == "killed") return dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xb2, 0x6a, 0x00);
-  if (state == "running") return dark ? QColor(0x8a, 0xb4, 0xf8) : QColor(0x15, 0x65, 0xc0);
+  switch (state) {
+    case JobState::succeeded: return dark ? QColor(0x81, 0xc7, 0x84) : QColor(0x2e, 0x7d, 0x32);
+    case JobState::failed: return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xc6, 0x28, 0x28);
+    case JobState::killed: return dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xb2, 0x6a, 0x00);
+    case JobState::running: return dark ? QColor(0x8a, 0xb4, 0xf8) : QColor(0x15, 0x65, 0xc0);
+    case JobState::submitted:
+    case JobState::accepted: return {};
+  }
   return {};
 }
 
@@ -40,12 +45,16 @@ JobsModel::JobsModel(const QString& historyPath, QObject* parent)
 }
 
 QString JobsModel::stateText(const QString& state) {
-  if (state == QLatin1String("submitted")) return tr("Submitted");
-  if (state == QLatin1String("accepted")) return tr("Waiting");
-  if (state == QLatin1String("running")) return tr("Running");
-  if (state == QLatin1String("succeeded")) return tr("Succeeded");
-  if (state == QLatin1String("failed")) return tr("Failed");
-  if (state == QLatin1String("killed")) return tr("Killed");
+  const auto known = parse_job_state(state.toStdString());
+  if (!known) return state;
+  switch (*known) {
+    case JobState::submitted: return tr("Submitted");
+    case JobState::accepted: return tr("Waiting");
+    case JobState::running: return tr("Running");
+    case JobState::succeeded: return tr("Succeeded");
+    case JobState::failed: return tr("Failed");
+    case JobState::killed: return tr("Killed");
+  }
   return state;
 }
 
@@ -78,7 +87,7 @@ QVariant JobsModel::data(const QModelIndex& index, int role) const {
       break;
     case Qt::ForegroundRole:
       if (index.column() == StateColumn) {
-        const QColor color = stateColor(job.state);
+        const QColor color = stateColor(job.job_state());
         if (color.isValid()) return QBrush(color);
       }
       break;

@@ -34,6 +34,7 @@
 #include "jobview/usagechartview.h"
 #include "mainwindow.h"
 #include "spindle/client/history_store.h"
+#include "spindle/core/job_state.h"
 #include "spindle/core/spec_parser.h"
 #include "submit/submitdialog.h"
 
@@ -48,7 +49,7 @@ QLabel* dynamicLabel() {
 }
 
 bool finalState(const QString& state) {
-  return state == QLatin1String("succeeded") || state == QLatin1String("failed") || state == QLatin1String("killed");
+  return is_final_state(state.toStdString());
 }
 
 // Colours of the job's state in the header, as the container table has them.
@@ -262,11 +263,11 @@ void JobView::applyRecord(const JobRecordSnapshot& record) {
   specYaml_ = qs(entry.spec_yaml);
   if (!entry.tracking_url.empty()) trackingUrl_ = qs(entry.tracking_url);
   if (!record.mlflowRunUrl.isEmpty()) mlflowRunUrl_ = record.mlflowRunUrl;
-  hasTensorBoardTask_ = specYaml_.contains(QLatin1String("tensorboard"));
+  hasTensorBoardTask_ = entry.has_task_type("tensorboard").value_or(false);
   if (state_.isEmpty() || !finalState(state_)) setState(qs(entry.state), qs(entry.diagnostics));
   if (record.status && model_->rowCount() == 0) applyStatus(*record.status, 0);
   usage_->addHistory(record.containerUse);
-  outputDirectory_ = outputDirectoryOf(entry.spec_yaml);
+  outputDirectory_ = qs(entry.output_location());
   // A Spindle server reads the event files itself, so it needs no directory from here.
   if (!outputDirectory_.isEmpty() || options_.setup.throughServer()) {
     feed_->setDirectory(outputDirectory_, options_.setup, applicationId_);
@@ -282,7 +283,8 @@ void JobView::applySnapshot(const JobSnapshot& snapshot) {
     if (!snapshot.trackingUrl.isEmpty()) trackingUrl_ = snapshot.trackingUrl;
     if (!snapshot.mlflowRunUrl.isEmpty()) mlflowRunUrl_ = snapshot.mlflowRunUrl;
     if (!snapshot.mlflowNote.isEmpty()) emit statusMessage(snapshot.mlflowNote);
-    setState(qs(client::history_state(ss(snapshot.yarnState), ss(snapshot.finalStatus))), snapshot.diagnostics);
+    setState(qs(std::string(to_string(job_state_of_yarn(ss(snapshot.yarnState), ss(snapshot.finalStatus))))),
+             snapshot.diagnostics);
   } else if (!snapshot.problem.isEmpty()) {
     showProblem(snapshot.problem);
   }

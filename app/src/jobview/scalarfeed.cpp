@@ -5,7 +5,6 @@
 
 #include "convert.h"
 #include "spindle/client/hdfs_log_files.h"
-#include "spindle/core/spec_parser.h"
 #include "spindle/core/tfevents.h"
 
 namespace spindle::gui {
@@ -114,14 +113,6 @@ void ScalarFeed::poll() {
     }
     return batch;
   }));
-}
-
-QString outputDirectoryOf(const std::string& specYaml) {
-  if (specYaml.empty()) return {};
-  SpecParseOptions options;
-  options.check_files = false;
-  auto spec = parse_job_spec(specYaml, options);
-  return spec ? qs(spec->output) : QString();
 }
 
 }  // namespace spindle::gui

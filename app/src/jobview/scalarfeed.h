@@ -49,9 +49,6 @@ class ScalarFeed : public QObject {
   QFutureWatcher<ScalarBatch> watcher_;
 };
 
-// The output directory named by a job spec (YAML or JSON); empty when none.
-QString outputDirectoryOf(const std::string& specYaml);
-
 }  // namespace spindle::gui
 
 Q_DECLARE_METATYPE(spindle::gui::ScalarBatch)

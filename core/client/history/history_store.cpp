@@ -199,7 +199,7 @@ Result<void> HistoryStore::record_status(const JobStatus& status) {
       return written;
     }
   }
-  const bool ended = status.state == "succeeded" || status.state == "failed" || status.state == "killed";
+  const bool ended = is_final_state(status.state);
   auto update = state_->db.prepare(std::string(R"sql(
     UPDATE jobs SET state = ?2,
       diagnostics = CASE WHEN ?3 = '' THEN diagnostics ELSE ?3 END,
@@ -468,15 +468,6 @@ JobStatus status_from_history(const JobHistoryEntry& job, const std::vector<Task
     status.tasks.push_back(std::move(task));
   }
   return status;
-}
-
-std::string history_state(const std::string& yarn_state, const std::string& final_status) {
-  if (yarn_state == "RUNNING") return "running";
-  if (yarn_state == "ACCEPTED") return "accepted";
-  if (yarn_state == "KILLED" || final_status == "KILLED") return "killed";
-  if (yarn_state == "FAILED" || final_status == "FAILED") return "failed";
-  if (yarn_state == "FINISHED") return final_status == "SUCCEEDED" ? "succeeded" : "failed";
-  return "submitted";
 }
 
 }  // namespace spindle::client

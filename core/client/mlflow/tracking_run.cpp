@@ -5,7 +5,6 @@
 #include "spindle/client/hdfs_log_files.h"
 #include "spindle/client/mlflow_tracking.h"
 #include "spindle/core/clock.h"
-#include "spindle/core/spec_parser.h"
 #include "spindle/core/spec_writer.h"
 #include "spindle/core/text.h"
 
@@ -56,9 +55,9 @@ void flatten(const json& value, const std::string& key, bool in_env, MlflowPairs
 }
 
 // What the run records of the job's end.
-std::string run_status(const std::string& history_state) {
-  if (history_state == "succeeded") return "FINISHED";
-  if (history_state == "killed") return "KILLED";
+std::string run_status(JobState state) {
+  if (state == JobState::succeeded) return "FINISHED";
+  if (state == JobState::killed) return "KILLED";
   return "FAILED";
 }
 
@@ -181,11 +180,8 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
 
   std::vector<MlflowMetric> metrics;
   std::string scalars_problem;
-  SpecParseOptions parsing;
-  parsing.check_files = false;
-  auto spec = parse_job_spec(entry.spec_yaml, parsing);
-  if (spec && !spec->output.empty()) {
-    auto directory = JobLogDirectory::open(spec->output);
+  if (const auto output = entry.output_location(); !output.empty()) {
+    auto directory = JobLogDirectory::open(output);
     auto update = directory ? directory->poll() : Result<LogDirectoryUpdate>(directory.error());
     if (!update) {
       scalars_problem = update.error().message;
@@ -238,7 +234,8 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
     if (auto ended = client.end_run(child, status, task_end); !ended) return ended.error();
   }
   if (auto logged = client.log_batch((*run)->run_id, {}, tags, metrics); !logged) return logged.error();
-  if (auto ended = client.end_run((*run)->run_id, run_status(entry.state), finished); !ended) return ended.error();
+  if (auto ended = client.end_run((*run)->run_id, run_status(entry.job_state()), finished); !ended)
+    return ended.error();
   return history.close_tracking_run(application_id, wall_clock_ms());
 }
 
@@ -259,7 +256,7 @@ void finish_ended_tracking_runs(HistoryStore& history, const std::function<void(
     auto run = history.tracking_run(application_id);
     auto job = history.job(application_id);
     if (run && *run && job && *job) {
-      report("MLflow run " + (*run)->run_id + " of " + application_id + " ended as " + run_status((*job)->state) +
+      report("MLflow run " + (*run)->run_id + " of " + application_id + " ended as " + run_status((*job)->job_state()) +
              ": " + (*run)->url());
     }
   }

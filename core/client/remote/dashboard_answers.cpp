@@ -90,7 +90,7 @@ Result<RemoteJob> read_job(std::string_view body, const std::string& server) {
   const auto finished = job.find("finished");
   remote.finished = finished != job.end() && finished->is_boolean() ? finished->get<bool>() : remote.entry.is_final();
   if (const auto status = whole.find("status"); status != whole.end() && status->is_object()) {
-    auto status_read = parse_job_status(status->dump());
+    auto status_read = job_status_from_json(*status);
     if (!status_read) return unexpected(server, "the job's status");
     remote.status = std::move(*status_read);
   }

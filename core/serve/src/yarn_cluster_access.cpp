@@ -121,7 +121,7 @@ class YarnClusterAccess final : public ClusterAccess {
                  {"name", report->name},
                  {"user", report->user},
                  {"queue", report->queue},
-                 {"state", client::history_state(report->state, report->final_status)},
+                 {"state", std::string(to_string(job_state_of_yarn(report->state, report->final_status)))},
                  {"yarn_state", report->state},
                  {"final_status", report->final_status},
                  {"finished", report->finished()},
@@ -131,7 +131,7 @@ class YarnClusterAccess final : public ClusterAccess {
                  {"finished_ms", report->finish_time}};
       out["job"] = std::move(entry);
       const auto status = connection.last_status();
-      out["status"] = status ? json::parse(to_json(*status)) : json(nullptr);
+      out["status"] = status ? to_json(*status) : json(nullptr);
       bool has_tensorboard = status && !status->tensorboard_address.empty();
       if (status) {
         for (const auto& task : status->tasks) has_tensorboard |= task.task.starts_with("tensorboard:");
@@ -407,11 +407,9 @@ class YarnClusterAccess final : public ClusterAccess {
     if (!history) return job.newest_point;
     if (!job.scalars_opened) {
       job.scalars_opened = true;
-      if (auto entry = history->job(application_id); entry && entry->has_value() && !(*entry)->spec_yaml.empty()) {
-        SpecParseOptions options;
-        options.check_files = false;
-        if (auto spec = parse_job_spec((*entry)->spec_yaml, options); spec && !spec->output.empty()) {
-          if (auto directory = client::JobLogDirectory::open(spec->output)) job.scalars.emplace(std::move(*directory));
+      if (auto entry = history->job(application_id); entry && entry->has_value()) {
+        if (const auto output = (*entry)->output_location(); !output.empty()) {
+          if (auto directory = client::JobLogDirectory::open(output)) job.scalars.emplace(std::move(*directory));
         }
       }
     }

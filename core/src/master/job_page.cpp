@@ -1,4 +1,5 @@
 #include "spindle/core/job_page.h"
+#include "spindle/core/job_state.h"
 
 #include "net/query_string.h"
 
@@ -137,7 +138,7 @@ TaskSelection job_page_selection(std::string_view query) {
 }
 
 std::string render_job_page(const JobStatus& status, const std::string& type) {
-  const bool running = status.state == "running";
+  const bool running = parse_job_state(status.state) == JobState::running;
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   if (running) page += "<meta http-equiv=\"refresh\" content=\"5\">";
   page += "<title>" + escaped(status.name.empty() ? status.application_id : status.name) + " - Spindle</title>";

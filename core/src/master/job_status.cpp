@@ -140,7 +140,7 @@ std::vector<EarlierAttempt> parse_earlier(const nlohmann::json& item) {
 
 }  // namespace
 
-std::string to_json(const JobStatus& status) {
+nlohmann::ordered_json to_json(const JobStatus& status) {
   auto tasks = nlohmann::ordered_json::array();
   for (const auto& task : status.tasks) {
     tasks.push_back({{"task", task.task},
@@ -168,25 +168,30 @@ std::string to_json(const JobStatus& status) {
     types.push_back(
         {{"type", summary.type}, {"tasks", summary.tasks}, {"phases", summary.phases}, {"restarts", summary.restarts}});
   }
-  const nlohmann::ordered_json json = {{"application_id", status.application_id},
-                                       {"name", status.name},
-                                       {"state", status.state},
-                                       {"diagnostics", status.diagnostics},
-                                       {"waiting_for", status.waiting_for},
-                                       {"cluster_version", status.cluster_version},
-                                       {"started_ms", status.started_ms},
-                                       {"types", std::move(types)},
-                                       {"tensorboard_address", status.tensorboard_address},
-                                       {"tensorboard_certificate_sha256", status.tensorboard_certificate_sha256},
-                                       {"tasks_selected", status.tasks_selected},
-                                       {"tasks_offset", status.tasks_offset},
-                                       {"tasks", std::move(tasks)}};
-  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  nlohmann::ordered_json json = {{"application_id", status.application_id},
+                                 {"name", status.name},
+                                 {"state", status.state},
+                                 {"diagnostics", status.diagnostics},
+                                 {"waiting_for", status.waiting_for},
+                                 {"cluster_version", status.cluster_version},
+                                 {"started_ms", status.started_ms},
+                                 {"types", std::move(types)},
+                                 {"tensorboard_address", status.tensorboard_address},
+                                 {"tensorboard_certificate_sha256", status.tensorboard_certificate_sha256},
+                                 {"tasks_selected", status.tasks_selected},
+                                 {"tasks_offset", status.tasks_offset},
+                                 {"tasks", std::move(tasks)}};
+  return json;
 }
 
 Result<JobStatus> parse_job_status(const std::string& text) {
   const auto json = nlohmann::json::parse(text, nullptr, false);
-  if (json.is_discarded() || !json.is_object()) return make_error("the job status is not a JSON object");
+  if (json.is_discarded()) return make_error("the job status is not a JSON object");
+  return job_status_from_json(json);
+}
+
+Result<JobStatus> job_status_from_json(const nlohmann::json& json) {
+  if (!json.is_object()) return make_error("the job status is not a JSON object");
   try {
     JobStatus status;
     status.application_id = json.value("application_id", std::string());

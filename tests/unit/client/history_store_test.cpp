@@ -247,13 +247,46 @@ TEST_F(HistoryStoreTest, ListsRunningOrMatchingJobsNewestFirst) {
 }
 
 TEST_F(HistoryStoreTest, StatesFromTheResourceManager) {
-  EXPECT_EQ(history_state("ACCEPTED", "UNDEFINED"), "accepted");
-  EXPECT_EQ(history_state("RUNNING", "UNDEFINED"), "running");
-  EXPECT_EQ(history_state("FINISHED", "SUCCEEDED"), "succeeded");
-  EXPECT_EQ(history_state("FINISHED", "FAILED"), "failed");
-  EXPECT_EQ(history_state("FAILED", "FAILED"), "failed");
-  EXPECT_EQ(history_state("KILLED", "KILLED"), "killed");
-  EXPECT_EQ(history_state("SUBMITTED", "UNDEFINED"), "submitted");
+  const auto state = [](std::string_view yarn, std::string_view final_status) {
+    return std::string(to_string(job_state_of_yarn(yarn, final_status)));
+  };
+  EXPECT_EQ(state("ACCEPTED", "UNDEFINED"), "accepted");
+  EXPECT_EQ(state("RUNNING", "UNDEFINED"), "running");
+  EXPECT_EQ(state("FINISHED", "SUCCEEDED"), "succeeded");
+  EXPECT_EQ(state("FINISHED", "FAILED"), "failed");
+  EXPECT_EQ(state("FAILED", "FAILED"), "failed");
+  EXPECT_EQ(state("KILLED", "KILLED"), "killed");
+  EXPECT_EQ(state("SUBMITTED", "UNDEFINED"), "submitted");
+  for (const auto name : {"submitted", "accepted", "running", "succeeded", "failed", "killed"}) {
+    ASSERT_TRUE(parse_job_state(name).has_value()) << name;
+    EXPECT_EQ(to_string(*parse_job_state(name)), name);
+  }
+  EXPECT_EQ(parse_job_state("finished"), std::nullopt);
+  EXPECT_TRUE(is_final_state("killed"));
+  EXPECT_FALSE(is_final_state("running"));
+  EXPECT_FALSE(is_final_state("gone"));
+}
+
+TEST_F(HistoryStoreTest, AJobsRecordAnswersFromItsKeptSpec) {
+  JobHistoryEntry job;
+  job.application_id = "application_1_0001";
+  EXPECT_EQ(job.spec(), std::nullopt);
+  EXPECT_EQ(job.output_location(), "");
+  EXPECT_EQ(job.has_task_type("tensorboard"), std::nullopt);
+  EXPECT_EQ(job.job_state(), JobState::submitted);
+  job.spec_yaml =
+      "command: python train.py\ninput: hdfs:///data/wine\noutput: hdfs:///runs/wine\n"
+      "tasks: {chief: {}, worker: {instances: 2}}\n# a tensorboard would be nice\n";
+  job.state = "killed";
+  EXPECT_EQ(job.output_location(), "hdfs:///runs/wine");
+  EXPECT_EQ(job.input_location(), "hdfs:///data/wine");
+  EXPECT_EQ(job.has_task_type("worker"), true);
+  // Named in a comment is not a task.
+  EXPECT_EQ(job.has_task_type("tensorboard"), false);
+  EXPECT_EQ(job.job_state(), JobState::killed);
+  EXPECT_TRUE(job.is_final());
+  job.spec_yaml = "tasks: [not a spec";
+  EXPECT_EQ(job.spec(), std::nullopt);
 }
 
 // A writer killed between and inside transactions: every batch it reported

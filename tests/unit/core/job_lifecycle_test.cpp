@@ -506,7 +506,7 @@ TEST_F(Lifecycle, ATaskThatNeitherWritesNorComputesIsReportedStalledAndLeftRunni
             1);
   const auto status = job_status(*lifecycle_, "application_1_1", 1, 0);
   EXPECT_EQ(status.tasks[0].stalled, task("worker", 0).stalled);
-  const auto read_back = parse_job_status(to_json(status));
+  const auto read_back = parse_job_status(to_json(status).dump());
   ASSERT_TRUE(read_back.ok());
   EXPECT_EQ(read_back->tasks[0].stalled, task("worker", 0).stalled);
   // It writes again: no longer stalled.

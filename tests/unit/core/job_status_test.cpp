@@ -111,14 +111,14 @@ TEST_F(LargeJob, TheStatusSurvivesItsJsonWithTheTensorBoardOnceItRuns) {
   selection.limit = 10;
   const auto status = job_status(*lifecycle_, "application_1_0001", published->version, 0, selection);
   EXPECT_FALSE(status.tensorboard_address.empty());
-  auto parsed = parse_job_status(to_json(status));
+  auto parsed = parse_job_status(to_json(status).dump());
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   EXPECT_EQ(parsed->tasks.size(), 10U);
   EXPECT_EQ(parsed->tasks_selected, static_cast<std::size_t>(workers + 2));
   EXPECT_EQ(parsed->tensorboard_address, status.tensorboard_address);
   ASSERT_EQ(parsed->types.size(), 3U);
   EXPECT_EQ(summary(*parsed, "worker").phases.at("running"), workers);
-  EXPECT_LT(to_json(status).size(), 8'000U) << "ten tasks and three summaries";
+  EXPECT_LT(to_json(status).dump().size(), 8'000U) << "ten tasks and three summaries";
 }
 
 TEST_F(LargeJob, ATensorBoardBehindTlsIsListedWithItsPinAndLinkedOverHttps) {
@@ -131,7 +131,7 @@ TEST_F(LargeJob, ATensorBoardBehindTlsIsListedWithItsPinAndLinkedOverHttps) {
   ASSERT_TRUE(lifecycle_->heartbeat(tensorboard.id, beat, JobLifecycle::Clock::now()).ok());
   TaskSelection selection;
   selection.type = "tensorboard";
-  auto parsed = parse_job_status(to_json(job_status(*lifecycle_, "application_1_0001", 1, 0, selection)));
+  auto parsed = parse_job_status(to_json(job_status(*lifecycle_, "application_1_0001", 1, 0, selection)).dump());
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   EXPECT_EQ(parsed->tensorboard_certificate_sha256, pin);
   ASSERT_EQ(parsed->tasks.size(), 1U);

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "spindle/core/event_log.h"
+#include "spindle/core/job_spec.h"
+#include "spindle/core/job_state.h"
 #include "spindle/core/job_status.h"
 #include "spindle/core/result.h"
 
@@ -29,7 +31,19 @@ struct JobHistoryEntry {
   std::int64_t started_ms = 0;
   std::int64_t finished_ms = 0;
   std::int64_t updated_ms = 0;
-  bool is_final() const { return state == "succeeded" || state == "failed" || state == "killed"; }
+
+  // What `state` names; a name the history does not know reads as submitted.
+  JobState job_state() const;
+  bool is_final() const { return spindle::is_final(job_state()); }
+  // The spec as it was kept at submit, parsed again (files are not looked
+  // for); nullopt when none was kept or it no longer parses.
+  std::optional<JobSpec> spec() const;
+  // The job's output location (its TensorBoard log directory) and input
+  // location, as its spec gives them; empty when it names none.
+  std::string output_location() const;
+  std::string input_location() const;
+  // Whether its spec has a task of the type; nullopt when no spec was kept.
+  std::optional<bool> has_task_type(std::string_view type) const;
 };
 
 // One container a task ran in: restarts make new attempts.
@@ -146,8 +160,5 @@ class HistoryStore {
 // The job as `spindle status` shows it, from what the history kept: each
 // task's newest attempt, with the earlier ones counted as restarts.
 JobStatus status_from_history(const JobHistoryEntry& job, const std::vector<TaskAttemptEntry>& attempts);
-
-// "running" for the RM's RUNNING, "succeeded" for FINISHED/SUCCEEDED, ...
-std::string history_state(const std::string& yarn_state, const std::string& final_status);
 
 }  // namespace spindle::client

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "spindle/core/result.h"
 
 namespace spindle {
@@ -91,7 +93,8 @@ struct JobStatus {
 
 JobStatus job_status(const JobLifecycle& lifecycle, const std::string& application_id, std::uint64_t cluster_version,
                      std::int64_t started_ms, const TaskSelection& selection = {});
-std::string to_json(const JobStatus& status);
+nlohmann::ordered_json to_json(const JobStatus& status);
 Result<JobStatus> parse_job_status(const std::string& json);
+Result<JobStatus> job_status_from_json(const nlohmann::json& json);
 
 }  // namespace spindle
