@@ -7,11 +7,17 @@
 namespace spindle::client {
 
 Result<JobLogDirectory> JobLogDirectory::open(const std::string& directory) {
+  if (!directory.starts_with("hdfs://")) return open(directory, yarn::HadoopConfiguration{});
+  auto configuration = yarn::HadoopConfiguration::from_environment();
+  if (!configuration) return configuration.error();
+  return open(directory, *configuration);
+}
+
+Result<JobLogDirectory> JobLogDirectory::open(const std::string& directory,
+                                              const yarn::HadoopConfiguration& configuration) {
   std::unique_ptr<LogFileSystem> files;
   if (directory.starts_with("hdfs://")) {
-    auto configuration = yarn::HadoopConfiguration::from_environment();
-    if (!configuration) return configuration.error();
-    auto hdfs = yarn::WebHdfs::from_configuration(*configuration);
+    auto hdfs = yarn::WebHdfs::from_configuration(configuration);
     if (!hdfs) return hdfs.error();
     files = std::make_unique<HdfsLogFileSystem>(std::move(*hdfs));
   } else {

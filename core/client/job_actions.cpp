@@ -56,16 +56,17 @@ Result<KilledJob> kill_job(JobConnection& job, const yarn::HadoopConfiguration& 
   // The tasks as they were, kept with the record below (the report says where the job API is).
   if (job.report()) (void)job.live_status();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline) {
+  bool accepted = false;
+  while (!accepted && std::chrono::steady_clock::now() < deadline) {
     auto killed = job.client().kill(*id, reason);
     if (!killed) return killed.error();
-    if (*killed) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    accepted = *killed;
+    if (!accepted) std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   job.remember_final_status();
   auto report = job.report();
   if (!report) return report.error();
-  KilledJob outcome{report->state, report->finished(), {}};
+  KilledJob outcome{accepted, report->state, report->finished(), {}};
   if (!outcome.finished) return outcome;
   // The application master removes the staging directory as it stops, often after YARN already
   // reports the job killed; a job killed before its master ran has nobody else to remove it.

@@ -103,7 +103,7 @@ class ServeYarnTest : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
     saveScreenshot(&dialog, QStringLiteral("settings-through-serve"));
     dialog.setServer(false, address_);
-    QVERIFY(!dialog.setup().throughServer());
+    QVERIFY(dialog.setup().server.isEmpty());
   }
 
   void clusterAndJobsListComeFromTheServer() {

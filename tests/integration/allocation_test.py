@@ -81,8 +81,9 @@ class AllocationTimeout(JobOnTheBed):
         # Room for the master and one worker of two: the second can never come while the holder runs.
         gang = self.submit({"name": "incomplete-gang", "allocation_timeout": "15s", "application_master": SMALL_MASTER,
                             "tasks": {"worker": {"instances": 2, "memory": "2 GiB", "command": "sleep 600"}}})
-        waiting = self.wait_until(gang, "word of the wait", lambda status: status["job"] and status["job"]["waiting_for"],
-                                  120)
+        # The first word of the wait may come before the first worker's container does.
+        waiting = self.wait_until(gang, "word of the wait with one worker granted", lambda status: status["job"] and (
+            status["job"]["waiting_for"].startswith("waits for containers: 1 of")), 120)
         self.assertRegex(waiting["job"]["waiting_for"],
                          r"^waits for containers: 1 of the job's 2 containers \(1 of 2 worker\) granted after \S+; "
                          r"it gives them all back at 15s \(allocation_timeout\)$")

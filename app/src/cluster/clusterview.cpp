@@ -163,19 +163,12 @@ void ClusterView::refresh() {
   if (watcher_.isRunning()) return;
   watcher_.setFuture(QtConcurrent::run([setup = setup_]() {
     Answer answer;
-    Result<client::ClusterState> state = make_error("");
-    if (setup.throughServer()) {
-      auto server = setup.dashboard();
-      state = server ? server->cluster() : Result<client::ClusterState>(server.error());
-    } else {
-      auto configuration = setup.load();
-      if (!configuration) {
-        answer.problem = qs(configuration.error().message);
-        return answer;
-      }
-      yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
-      state = client::read_cluster_state(client);
+    auto service = setup.service();
+    if (!service) {
+      answer.problem = qs(service.error().message);
+      return answer;
     }
+    auto state = (*service)->cluster_state();
     if (!state) {
       answer.problem = setup.explain(state.error());
       return answer;

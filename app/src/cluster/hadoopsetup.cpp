@@ -57,8 +57,19 @@ Result<client::DashboardClient> HadoopSetup::dashboard() const {
   return client::DashboardClient(std::move(*address));
 }
 
+Result<std::shared_ptr<client::JobService>> HadoopSetup::service() const {
+  // The one place that tells the two apart; every view asks the service.
+  if (!server.isEmpty()) {
+    auto reached = dashboard();
+    if (!reached) return reached.error();
+    return std::shared_ptr<client::JobService>(client::server_job_service(std::move(*reached)));
+  }
+  return std::shared_ptr<client::JobService>(
+      client::direct_job_service([setup = *this] { return setup.load(); }, "the cluster of " + ss(describe())));
+}
+
 QString HadoopSetup::describe() const {
-  if (throughServer()) {
+  if (!server.isEmpty()) {
     auto address = client::parse_dashboard_address(ss(server));
     return QCoreApplication::translate("HadoopSetup", "the Spindle server at %1")
         .arg(address ? qs(address->url) : server.section(QLatin1Char('?'), 0, 0));

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <QString>
+#include <memory>
 #include <optional>
 
 #include "spindle/client/dashboard_client.h"
+#include "spindle/client/job_service.h"
 #include "spindle/yarn/hadoop_configuration.h"
 
 namespace spindle::gui {
@@ -29,10 +31,13 @@ struct HadoopSetup {
   // Writes all three where fromSettings() reads them.
   void save() const;
   bool usesKeytab() const { return !principal.isEmpty() && !keytab.isEmpty(); }
-  bool throughServer() const { return !server.isEmpty(); }
   // The server's client, or the sentence for why the address or the
   // certificate file cannot be used.
   Result<client::DashboardClient> dashboard() const;
+  // What the views ask of the cluster, chosen here and nowhere else: the
+  // Spindle server's answers when `server` is set, else the cluster's own;
+  // or the sentence for why neither can be reached.
+  Result<std::shared_ptr<client::JobService>> service() const;
   // The directory it reads, for people ("" when none is known).
   QString describe() const;
   // The configuration, or the sentence core gives for why there is none. A

@@ -13,10 +13,8 @@
 
 #include "convert.h"
 #include "jobview/scalarchartview.h"
-#include "spindle/client/hdfs_log_files.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/mlflow_tracking.h"
-#include "spindle/core/spec_parser.h"
 
 namespace spindle::gui {
 namespace {
@@ -28,17 +26,15 @@ bool lowerIsBetter(const QString& tag) {
          lower.contains(QLatin1String("mse")) || lower.contains(QLatin1String("mae"));
 }
 
-// The spec kept at submit, its parameters flattened into the job; nothing when it cannot be read back.
-std::optional<JobSpec> readSpec(const std::string& specYaml, CompareView::Job& job) {
-  SpecParseOptions parsing;
-  parsing.check_files = false;
-  auto spec = parse_job_spec(specYaml, parsing);
+// The spec kept at submit, its parameters flattened into the job; false when it cannot be read back.
+bool readParameters(const client::JobHistoryEntry& entry, CompareView::Job& job) {
+  const auto spec = entry.spec();
   if (!spec) {
     job.problem = QObject::tr("its spec could not be read back");
-    return std::nullopt;
+    return false;
   }
   for (const auto& [key, value] : client::spec_parameters(*spec)) job.parameters[qs(key)] = qs(value);
-  return std::move(*spec);
+  return true;
 }
 
 void nameJob(CompareView::Job& job, const std::string& name, const std::string& state) {
@@ -46,84 +42,39 @@ void nameJob(CompareView::Job& job, const std::string& name, const std::string& 
   job.state = qs(state);
 }
 
-// Through a Spindle server, which reads the event files where the cluster keeps them.
-void readThroughServer(const Result<client::DashboardClient>& server, CompareView::Job& job) {
-  if (!server) {
-    job.problem = qs(server.error().message);
-    return;
-  }
+// The job's record and scalars, wherever the service reads them.
+void readJob(client::JobService& service, const QString& historyPath, CompareView::Job& job) {
   const auto id = ss(job.applicationId);
-  auto remote = server->job(id);
-  if (!remote) {
-    job.problem = qs(remote.error().message);
+  auto record = service.job_on_record(ss(historyPath), id);
+  if (!record) {
+    job.problem = record.error().kind == Error::Kind::not_found ? QObject::tr("not in the job history")
+                                                                : qs(record.error().message);
     return;
   }
-  nameJob(job, remote->entry.name, remote->entry.state);
-  auto spec = server->spec(id);
-  if (!spec) {
-    job.problem = qs(spec.error().message);
-  } else if (!spec->empty()) {
-    (void)readSpec(*spec, job);
-  }
-  auto points = server->metrics(id, 0);
+  const auto* entry = &record->entry;
+  nameJob(job, entry->name, entry->state);
+  if (!entry->spec_yaml.empty() && !readParameters(*entry, job)) return;
+  auto points = service.all_scalars(id, entry->output_location());
   if (!points) {
     job.problem = qs(points.error().message);
     return;
   }
-  for (const auto& point : points->points) {
-    if (point.source == "container") continue;  // memory and CPU, not training scalars
+  for (const auto& point : *points) {
     job.scalars[qs(point.tag)][qs(point.run)].append(QPointF(static_cast<double>(point.step), point.value));
   }
 }
 
-// From this machine's history and the event files its spec names.
-void readFromHistory(Result<client::HistoryStore>& store, CompareView::Job& job) {
-  if (!store) {
-    job.problem = qs(store.error().message);
-    return;
-  }
-  auto entry = store->job(ss(job.applicationId));
-  if (!entry || !*entry) {
-    job.problem = entry ? QObject::tr("not in the job history") : qs(entry.error().message);
-    return;
-  }
-  nameJob(job, (*entry)->name, (*entry)->state);
-  const auto spec = readSpec((*entry)->spec_yaml, job);
-  if (!spec) return;
-  if (spec->output.empty()) {
-    job.problem = QObject::tr("its spec names no output directory, so it has no event files");
-    return;
-  }
-  auto directory = client::JobLogDirectory::open(spec->output);
-  auto update = directory ? directory->poll() : Result<LogDirectoryUpdate>(directory.error());
-  if (!update) {
-    job.problem = qs(update.error().message);
-    return;
-  }
-  for (const auto& run : update->runs) {
-    for (const auto& point : run.points) {
-      job.scalars[qs(point.tag)][qs(run.run)].append(QPointF(static_cast<double>(point.step), point.value));
-    }
-  }
-}
-
 std::vector<CompareView::Job> loadJobs(const QStringList& ids, const QString& historyPath, const HadoopSetup& setup) {
-  std::optional<Result<client::DashboardClient>> server;
-  std::optional<Result<client::HistoryStore>> store;
-  if (setup.throughServer()) {
-    server.emplace(setup.dashboard());
-  } else {
-    store.emplace(historyPath.isEmpty() ? client::HistoryStore::open() : client::HistoryStore::open(ss(historyPath)));
-  }
+  const auto service = setup.service();
   std::vector<CompareView::Job> jobs;
   for (const QString& id : ids) {
     CompareView::Job job;
     job.applicationId = id;
     job.label = id.right(4);
-    if (server) {
-      readThroughServer(*server, job);
+    if (service) {
+      readJob(**service, historyPath, job);
     } else {
-      readFromHistory(*store, job);
+      job.problem = qs(service.error().message);
     }
     jobs.push_back(std::move(job));
   }

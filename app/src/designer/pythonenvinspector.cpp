@@ -4,7 +4,6 @@
 #include <QtConcurrent>
 
 #include "convert.h"
-#include "spindle/client/cluster_cache.h"
 #include "spindle/client/python_env.h"
 #include "spindle/core/python_env_path.h"
 
@@ -76,16 +75,14 @@ PythonEnvInspector::Finding PythonEnvInspector::look(const QString& choice, cons
                         : size;
   finding.summary = qs(located->path.string()) + QStringLiteral(": ") + finding.summary + QStringLiteral("; ");
   if (!askCluster) return finding.summary += tr("no cluster to ask whether it holds it"), finding;
-  if (setup.throughServer()) {
-    return finding.summary += tr("the Spindle server packs and ships it from its own machine at submit"), finding;
-  }
-  auto configuration = setup.load();
-  if (!configuration) return finding.summary += tr("no cluster is set up to ask whether it holds it"), finding;
-  auto cache = client::ClusterCache::open(*configuration, client::CacheArea::python_environments);
-  auto found = cache ? (*cache)->find(summary->name) : Result<std::optional<yarn::LocalFile>>(cache.error());
+  auto service = setup.service();
+  if (!service) return finding.summary += tr("no cluster is set up to ask whether it holds it"), finding;
+  auto found = (*service)->holds_python_env(summary->name);
   if (!found) {
     finding.summary += tr("could not ask the cluster whether it holds it (%1)").arg(qs(found.error().message));
-  } else if (*found) {
+  } else if (!found->has_value()) {
+    finding.summary += tr("the Spindle server packs and ships it from its own machine at submit");
+  } else if (**found) {
     finding.summary += tr("the cluster holds it as %1; a submit uploads nothing").arg(qs(summary->name));
   } else {
     finding.summary +=

@@ -4,24 +4,19 @@
 #include <QObject>
 #include <QSet>
 #include <QTimer>
-#include <map>
 #include <memory>
 
 #include "cluster/hadoopsetup.h"
-
-namespace spindle::client {
-class JobConnection;
-}
 
 namespace spindle::gui {
 
 class JobsModel;
 
 // Keeps the history current for jobs nobody else follows (submitted with the
-// CLI without --wait, or before the app started): asks the ResourceManager
-// about every unfinished job, and its application master for status and
-// events, in a worker thread. Everything seen goes into the history, which
-// the jobs list reads.
+// CLI without --wait, or before the app started), through the setup's
+// service in a worker thread: it asks about every unfinished job (or a
+// server for its list). Everything seen goes into the history, which the
+// jobs list reads.
 class JobPoller : public QObject {
   Q_OBJECT
 
@@ -45,7 +40,10 @@ class JobPoller : public QObject {
   void problemChanged(const QString& problem);
 
  private:
-  struct Connections;
+  // Made by the first poll that can; used by one worker at a time.
+  struct ServiceSlot {
+    std::shared_ptr<client::JobService> service;
+  };
   JobsModel* model_;
   HadoopSetup setup_;
   bool configured_ = false;
@@ -53,9 +51,7 @@ class JobPoller : public QObject {
   QTimer timer_;
   QFutureWatcher<QString> watcher_;
   QString problem_;
-  std::shared_ptr<Connections> connections_;
-  // Through a Spindle server: its client, made once per setup.
-  std::shared_ptr<const Result<client::DashboardClient>> server_;
+  std::shared_ptr<ServiceSlot> slot_;
 };
 
 }  // namespace spindle::gui

@@ -2,54 +2,26 @@
 
 #include <QDateTime>
 #include <QtConcurrent>
-#include <chrono>
 #include <mutex>
-#include <thread>
 
 #include "convert.h"
-#include "spindle/client/job_connection.h"
-#include "spindle/client/mlflow_tracking.h"
 
 namespace spindle::gui {
 
-// The connection is used by one worker at a time (polls and kills take the mutex).
+// The service, made by the first worker that needs it; the service itself
+// may be used by several at once.
 struct JobMonitor::Shared {
   std::mutex mutex;
-  std::optional<yarn::HadoopConfiguration> configuration;
-  std::unique_ptr<client::JobConnection> job;
-  std::optional<client::DashboardClient> server;
-  QString problem;
+  std::shared_ptr<client::JobService> service;
 
-  // Under the mutex: the Spindle server of the settings, when the app goes through one.
-  client::DashboardClient* reach(const HadoopSetup& setup) {
-    if (server) return &*server;
-    auto made = setup.dashboard();
-    if (!made) {
-      problem = qs(made.error().message);
-      return nullptr;
+  Result<std::shared_ptr<client::JobService>> reach(const HadoopSetup& setup) {
+    std::lock_guard lock(mutex);
+    if (!service) {
+      auto made = setup.service();
+      if (!made) return made.error();
+      service = std::move(*made);
     }
-    server.emplace(std::move(*made));
-    return &*server;
-  }
-
-  // Under the mutex.
-  client::JobConnection* connect(const std::string& applicationId, const HadoopSetup& setup) {
-    if (job) return job.get();
-    if (!configuration) {
-      auto loaded = setup.load();
-      if (!loaded) {
-        problem = qs(loaded.error().message);
-        return nullptr;
-      }
-      configuration = std::move(*loaded);
-    }
-    auto opened = client::JobConnection::open(*configuration, applicationId);
-    if (!opened) {
-      problem = setup.explain(opened.error());
-      return nullptr;
-    }
-    job = std::make_unique<client::JobConnection>(std::move(*opened));
-    return job.get();
+    return service;
   }
 };
 
@@ -83,88 +55,26 @@ JobMonitor::~JobMonitor() {
   kill_.waitForFinished();
 }
 
-namespace {
-
-JobRecordSnapshot recordFromServer(const client::DashboardClient& server, const std::string& id) {
-  JobRecordSnapshot record;
-  auto job = server.job(id);
-  if (!job) {
-    record.problem = qs(job.error().message);
-    return record;
-  }
-  record.found = true;
-  record.entry = job->entry;
-  record.status = job->status;
-  record.mlflowRunUrl = qs(job->mlflow_run);
-  if (auto spec = server.spec(id)) record.entry.spec_yaml = *spec;
-  if (auto points = server.metrics(id, 0)) {
-    for (auto& point : points->points) {
-      if (point.source == "container") record.containerUse.push_back(std::move(point));
-    }
-  }
-  return record;
-}
-
-JobSnapshot snapshotFromServer(const client::DashboardClient& server, const std::string& id) {
-  JobSnapshot snapshot;
-  auto job = server.job(id);
-  snapshot.takenMs = QDateTime::currentMSecsSinceEpoch();
-  if (!job) {
-    snapshot.problem = qs(job.error().message);
-    return snapshot;
-  }
-  snapshot.reported = true;
-  snapshot.yarnState = qs(job->yarn_state);
-  snapshot.finalStatus = qs(job->final_status);
-  snapshot.diagnostics = qs(job->entry.diagnostics);
-  snapshot.trackingUrl = qs(job->entry.tracking_url);
-  snapshot.finished = job->finished;
-  snapshot.mlflowRunUrl = qs(job->mlflow_run);
-  snapshot.status = std::move(job->status);
-  return snapshot;
-}
-
-}  // namespace
-
 void JobMonitor::start(int intervalMs) {
   timer_.setInterval(intervalMs);
-  if (setup_.throughServer()) {
-    record_.setFuture(QtConcurrent::run([shared = shared_, id = ss(applicationId_), setup = setup_] {
-      std::lock_guard lock(shared->mutex);
-      auto* server = shared->reach(setup);
-      if (!server) {
-        JobRecordSnapshot record;
-        record.problem = shared->problem;
-        return record;
-      }
-      return recordFromServer(*server, id);
-    }));
-    return;
-  }
-  record_.setFuture(QtConcurrent::run([id = ss(applicationId_), path = historyPath_] {
+  record_.setFuture(QtConcurrent::run([shared = shared_, id = ss(applicationId_), setup = setup_, path = historyPath_] {
     JobRecordSnapshot record;
-    auto store = path.isEmpty() ? client::HistoryStore::open() : client::HistoryStore::open(ss(path));
-    if (!store) {
-      record.problem = qs(store.error().message);
+    auto service = shared->reach(setup);
+    if (!service) {
+      record.problem = qs(service.error().message);
       return record;
     }
-    auto entry = store->job(id);
-    if (!entry) {
-      record.problem = qs(entry.error().message);
+    auto known = (*service)->job_on_record(ss(path), id);
+    if (!known) {
+      // A job the history does not hold yet is no problem: its first poll tells the rest.
+      if (known.error().kind != Error::Kind::not_found) record.problem = qs(known.error().message);
       return record;
     }
-    if (!entry->has_value()) return record;
     record.found = true;
-    record.entry = **entry;
-    if (auto run = store->tracking_run(id); run && *run) record.mlflowRunUrl = qs((*run)->url());
-    if (auto attempts = store->attempts(id); attempts && !attempts->empty()) {
-      record.status = client::status_from_history(record.entry, *attempts);
-    }
-    if (auto points = store->metrics(id)) {
-      for (auto& point : *points) {
-        if (point.source == "container") record.containerUse.push_back(std::move(point));
-      }
-    }
+    record.entry = std::move(known->entry);
+    record.status = std::move(known->status);
+    record.mlflowRunUrl = qs(known->mlflow_run_url);
+    record.containerUse = std::move(known->container_use);
     return record;
   }));
 }
@@ -177,41 +87,23 @@ void JobMonitor::pollNow() {
   if (poll_.isRunning() || record_.isRunning() || ended_) return;
   poll_.setFuture(QtConcurrent::run([shared = shared_, id = ss(applicationId_), setup = setup_] {
     JobSnapshot snapshot;
-    std::lock_guard lock(shared->mutex);
-    if (setup.throughServer()) {
-      if (auto* server = shared->reach(setup)) return snapshotFromServer(*server, id);
-      snapshot.problem = shared->problem;
-      return snapshot;
-    }
     snapshot.takenMs = QDateTime::currentMSecsSinceEpoch();
-    auto* job = shared->connect(id, setup);
-    if (!job) {
-      snapshot.problem = shared->problem;
+    auto service = shared->reach(setup);
+    if (!service) {
+      snapshot.problem = qs(service.error().message);
       return snapshot;
     }
-    auto report = job->report();
-    if (!report) {
-      snapshot.problem = setup.explain(report.error());
-      snapshot.status = job->last_status();
-      return snapshot;
-    }
-    snapshot.reported = true;
-    snapshot.yarnState = qs(report->state);
-    snapshot.finalStatus = qs(report->final_status);
-    snapshot.diagnostics = qs(report->diagnostics);
-    snapshot.trackingUrl = qs(report->tracking_url);
-    snapshot.finished = report->finished();
-    if (!snapshot.finished) snapshot.status = job->live_status();
-    if (snapshot.finished) job->remember_final_status();
-    if (!snapshot.status) snapshot.status = job->last_status();
-    if (auto* history = job->history()) {
-      if (snapshot.finished) {
-        QStringList notes;
-        client::finish_ended_tracking_runs(*history, [&notes](const std::string& line) { notes << qs(line); });
-        snapshot.mlflowNote = notes.join(QLatin1Char('\n'));
-      }
-      if (auto run = history->tracking_run(id); run && *run) snapshot.mlflowRunUrl = qs((*run)->url());
-    }
+    auto now = (*service)->job_now(id);
+    if (now.problem) snapshot.problem = setup.explain(*now.problem);
+    snapshot.reported = now.reported;
+    snapshot.yarnState = qs(now.yarn_state);
+    snapshot.finalStatus = qs(now.final_status);
+    snapshot.diagnostics = qs(now.diagnostics);
+    snapshot.trackingUrl = qs(now.tracking_url);
+    snapshot.finished = now.finished;
+    snapshot.mlflowRunUrl = qs(now.mlflow_run_url);
+    snapshot.mlflowNote = qs(now.mlflow_note);
+    snapshot.status = std::move(now.status);
     snapshot.takenMs = QDateTime::currentMSecsSinceEpoch();
     return snapshot;
   }));
@@ -236,31 +128,10 @@ void JobMonitor::kill() {
   kill_.setFuture(QtConcurrent::run([shared = shared_, id = ss(applicationId_), setup = setup_]() -> QString {
     auto application = yarn::ApplicationId::parse(id);
     if (!application) return qs(application.error().message);
-    std::lock_guard lock(shared->mutex);
-    if (setup.throughServer()) {
-      auto* server = shared->reach(setup);
-      if (!server) return shared->problem;
-      auto killed = server->kill(id);
-      return killed ? QString() : qs(killed.error().message);
-    }
-    auto* job = shared->connect(id, setup);
-    if (!job) return shared->problem;
-    // The tasks as they were, kept with the record.
-    if (job->report()) (void)job->live_status();
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    bool killed = false;
-    while (std::chrono::steady_clock::now() < deadline) {
-      auto answer = job->client().kill(*application, "killed by its owner in spindle-gui");
-      if (!answer) return setup.explain(answer.error());
-      if (*answer) {
-        killed = true;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    job->remember_final_status();
-    if (!killed) return tr("The ResourceManager did not confirm the kill within 60 s.");
-    return {};
+    auto service = shared->reach(setup);
+    if (!service) return qs(service.error().message);
+    auto killed = (*service)->kill(id, "killed by its owner in spindle-gui");
+    return killed ? QString() : setup.explain(killed.error());
   }));
 }
 

@@ -62,7 +62,7 @@ QString phaseOfJob(const QString& state) {
 }  // namespace
 
 JobView::JobView(const QString& applicationId, JobViewOptions options, QWidget* parent)
-    : QWidget(parent), applicationId_(applicationId), options_(std::move(options)) {
+    : QWidget(parent), applicationId_(applicationId), options_(std::move(options)), service_(options_.setup.service()) {
   setProperty("applicationId", applicationId);
   title_ = dynamicLabel();
   QFont titleFont = title_->font();
@@ -241,7 +241,7 @@ void JobView::updateActions() {
   resubmit_->setEnabled(!specYaml_.isEmpty());
   openSpec_->setEnabled(!specYaml_.isEmpty());
   // Through a Spindle server the tracking URL is on the cluster's network, which this machine does not reach.
-  yarnUi_->setEnabled(!trackingUrl_.isEmpty() && !options_.setup.throughServer());
+  yarnUi_->setEnabled(!trackingUrl_.isEmpty() && (!service_ || (*service_)->reaches_cluster_network()));
   // Only jobs recorded in MLflow have a run to open.
   mlflowRun_->setVisible(!mlflowRunUrl_.isEmpty());
 }
@@ -268,9 +268,9 @@ void JobView::applyRecord(const JobRecordSnapshot& record) {
   if (record.status && model_->rowCount() == 0) applyStatus(*record.status, 0);
   usage_->addHistory(record.containerUse);
   outputDirectory_ = qs(entry.output_location());
-  // A Spindle server reads the event files itself, so it needs no directory from here.
-  if (!outputDirectory_.isEmpty() || options_.setup.throughServer()) {
-    feed_->setDirectory(outputDirectory_, options_.setup, applicationId_);
+  // The service reads the scalars where it can: from the output location here, or on a Spindle server.
+  if (service_ || !outputDirectory_.isEmpty()) {
+    feed_->setJob(applicationId_, outputDirectory_, service_);
     feed_->poll();
     if (!ended_) scalarTimer_.start();
   }
@@ -437,14 +437,11 @@ void JobView::showTensorBoard() {
   QString error;
   if (options_.tensorBoardUrl) {
     tensorBoardUrl_ = options_.tensorBoardUrl(applicationId_, &error);
-  } else if (options_.setup.throughServer()) {
-    // The server's own proxy serves it, behind the same token.
-    auto server = options_.setup.dashboard();
-    if (server) {
-      tensorBoardUrl_ = QUrl(qs(server->browser_url("/tb/" + ss(applicationId_) + "/")));
-    } else {
-      error = qs(server.error().message);
-    }
+  } else if (!service_) {
+    error = qs(service_.error().message);
+  } else if (auto served = (*service_)->served_tensorboard_url(ss(applicationId_))) {
+    // A Spindle server's own proxy serves it, behind the same token.
+    tensorBoardUrl_ = QUrl(qs(*served));
   } else {
     tensorBoardUrl_ = TensorBoardProxy::shared().url(applicationId_, &error);
   }

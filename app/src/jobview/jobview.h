@@ -127,6 +127,8 @@ class JobView : public QWidget {
 
   QString applicationId_;
   JobViewOptions options_;
+  // What the view asks of the cluster (see HadoopSetup::service), or why it cannot.
+  Result<std::shared_ptr<client::JobService>> service_;
   QString state_;
   QString name_;
   QString trackingUrl_;

@@ -87,37 +87,12 @@ LogViewer::~LogViewer() {
 }
 
 void LogViewer::setSetup(const HadoopSetup& setup, const QString& applicationId) {
-  if (setup.throughServer()) {
-    // The server finds the task's container and its NodeManager, or the aggregated logs, itself.
-    auto server = std::make_shared<Result<client::DashboardClient>>(setup.dashboard());
-    setFetcher([server, id = ss(applicationId)](const Place& place, const std::string& file) -> Result<Fetched> {
-      if (!*server) return server->error();
-      auto log = (*server)->log(id, place.task, file);
-      if (!log) return log.error();
-      return Fetched{std::move(log->text), log->aggregated};
-    });
-    return;
-  }
-  struct Logs {
-    std::mutex mutex;
-    std::optional<client::ContainerLogs> logs;
-  };
-  auto logs = std::make_shared<Logs>();
-  setFetcher([logs, setup, id = ss(applicationId)](const Place& place, const std::string& file) -> Result<Fetched> {
-    std::lock_guard lock(logs->mutex);
-    if (!logs->logs) {
-      auto configuration = setup.load();
-      if (!configuration) return configuration.error();
-      auto opened = client::ContainerLogs::open(*configuration, id);
-      if (!opened) return opened.error();
-      logs->logs.emplace(std::move(*opened));
-    }
-    auto read = logs->logs->read({place.task, place.container, place.node, place.nodeHttpAddress}, {file});
-    if (!read) return read.error();
-    for (auto& log : *read) {
-      if (log.file == file) return Fetched{std::move(log.contents), log.aggregated};
-    }
-    return make_error(place.task + " has no " + file + " log; it may never have started");
+  auto service = std::make_shared<Result<std::shared_ptr<client::JobService>>>(setup.service());
+  setFetcher([service, id = ss(applicationId)](const Place& place, const std::string& file) -> Result<Fetched> {
+    if (!*service) return service->error();
+    auto log = (**service)->task_log(id, {place.task, place.container, place.node, place.nodeHttpAddress}, file);
+    if (!log) return log.error();
+    return Fetched{std::move(log->text), log->aggregated};
   });
 }
 

@@ -17,11 +17,11 @@ struct ScalarBatch {
   QStringList problems;
 };
 
-// A job's training scalars, read from its TensorFlow event files off the UI
-// thread: each poll brings what the writers added since the last one (the
-// core's LogDirectoryReader), over the local file system or, for hdfs://
-// directories, WebHDFS. The points also go into the history, as
-// `spindle metrics` records them, when an application id is given.
+// A job's training scalars, off the UI thread: each poll brings what the
+// writers added since the last one. A job's come through the service
+// (HadoopSetup::service), which keeps them in the history as `spindle
+// metrics` does; a bare log directory is read here, over the local file
+// system or, for hdfs:// ones, WebHDFS as HADOOP_CONF_DIR says.
 class ScalarFeed : public QObject {
   Q_OBJECT
 
@@ -29,8 +29,12 @@ class ScalarFeed : public QObject {
   explicit ScalarFeed(QObject* parent = nullptr);
   ~ScalarFeed() override;
 
-  // The log directory (the job's output); an empty one reads nothing.
-  void setDirectory(const QString& directory, const HadoopSetup& setup = {}, const QString& applicationId = {});
+  // A log directory of no job; an empty one reads nothing.
+  void setDirectory(const QString& directory);
+  // A job's scalars, under its output location, through `service` (or the
+  // sentence for why there is none, told at each poll).
+  void setJob(const QString& applicationId, const QString& outputLocation,
+              Result<std::shared_ptr<client::JobService>> service);
   const QString& directory() const { return directory_; }
   bool isBusy() const { return watcher_.isRunning(); }
 

@@ -92,8 +92,8 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
       tr("With a principal and its keytab, Spindle gets its own tickets and leaves the ticket cache of kinit alone."));
   kerberosForm->addRow(QString(), kerberosHint);
 
-  throughServer_ = new QCheckBox(tr("Connect through a Spindle &server"));
-  throughServer_->setChecked(saved.throughServer());
+  useServer_ = new QCheckBox(tr("Connect through a Spindle &server"));
+  useServer_->setChecked(!saved.server.isEmpty());
   serverAddress_ = new QLineEdit(saved.server);
   serverAddress_->setPlaceholderText(tr("the address spindle serve printed, with its ?token="));
   serverAddress_->setToolTip(
@@ -107,7 +107,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   auto* browseCertificate = new QPushButton(tr("Bro&wse…"));
   auto* server = new QGroupBox(tr("Spindle server"));
   auto* serverForm = new QFormLayout(server);
-  serverForm->addRow(QString(), throughServer_);
+  serverForm->addRow(QString(), useServer_);
   auto* serverAddressLabel = new QLabel(tr("&Address:"));
   serverAddressLabel->setBuddy(serverAddress_);
   serverForm->addRow(serverAddressLabel, fieldWithMessage(*messages_, serverAddressField, serverAddress_));
@@ -185,14 +185,14 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   connect(principal_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
   connect(keytab_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
   connect(mlflowUri_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
-  connect(throughServer_, &QCheckBox::toggled, this, [this](bool on) {
+  connect(useServer_, &QCheckBox::toggled, this, [this](bool on) {
     serverAddress_->setEnabled(on);
     serverCertificate_->setEnabled(on);
     updateEffective();
     updateKerberos();
   });
-  serverAddress_->setEnabled(throughServer_->isChecked());
-  serverCertificate_->setEnabled(throughServer_->isChecked());
+  serverAddress_->setEnabled(useServer_->isChecked());
+  serverCertificate_->setEnabled(useServer_->isChecked());
   connect(serverAddress_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
   connect(serverCertificate_, &QLineEdit::textChanged, this, &SettingsDialog::updateKerberos);
   connect(browseCertificate, &QPushButton::clicked, this, [this] {
@@ -232,13 +232,13 @@ void SettingsDialog::setKerberos(const QString& principal, const QString& keytab
 }
 
 HadoopSetup SettingsDialog::setup() const {
-  if (!throughServer_->isChecked()) return HadoopSetup{hadoopConfDir(), principal(), keytab()};
+  if (!useServer_->isChecked()) return HadoopSetup{hadoopConfDir(), principal(), keytab()};
   return HadoopSetup{hadoopConfDir(), principal(), keytab(), serverAddress_->text().trimmed(),
                      serverCertificate_->text().trimmed()};
 }
 
 void SettingsDialog::setServer(bool used, const QString& address, const QString& certificate) {
-  throughServer_->setChecked(used);
+  useServer_->setChecked(used);
   serverAddress_->setText(address);
   serverCertificate_->setText(certificate);
 }
@@ -287,7 +287,7 @@ void SettingsDialog::save() const {
 }
 
 void SettingsDialog::updateEffective() {
-  if (throughServer_->isChecked()) {
+  if (useServer_->isChecked()) {
     effective_->setText(tr("Not used while the app connects through a Spindle server (below)."));
     return;
   }
@@ -353,7 +353,7 @@ Diagnostics SettingsDialog::checkMlflowUri(const QString& uri) {
 void SettingsDialog::updateKerberos() {
   Diagnostics problems = checkKerberos(principal(), keytab());
   for (auto& problem : checkMlflowUri(mlflowTrackingUri())) problems.push_back(std::move(problem));
-  for (auto& problem : checkServer(throughServer_->isChecked(), serverAddress_->text(), serverCertificate_->text())) {
+  for (auto& problem : checkServer(useServer_->isChecked(), serverAddress_->text(), serverCertificate_->text())) {
     problems.push_back(std::move(problem));
   }
   messages_->show(problems);

@@ -63,7 +63,7 @@ class SettingsDialog : public QDialog {
   QLineEdit* principal_;
   QLineEdit* keytab_;
   QLineEdit* mlflowUri_;
-  QCheckBox* throughServer_;
+  QCheckBox* useServer_;
   QLineEdit* serverAddress_;
   QLineEdit* serverCertificate_;
   FieldMessages* messages_;

@@ -55,9 +55,6 @@ class SubmitController : public QObject {
 
  private:
   void run(JobSpec spec, HadoopSetup setup, bool follow);
-  void runThroughServer(const JobSpec& spec, const HadoopSetup& setup, bool follow);
-  void follow(const yarn::HadoopConfiguration& configuration, const std::string& applicationId, int total);
-  bool sleepUnlessStopped(int milliseconds);
 
   std::thread worker_;
   std::atomic<bool> stop_{false};

@@ -28,6 +28,8 @@ class HdfsLogFileSystem final : public LogFileSystem {
 class JobLogDirectory {
  public:
   static Result<JobLogDirectory> open(const std::string& directory);
+  // The same, with HDFS as `configuration` says (not HADOOP_CONF_DIR).
+  static Result<JobLogDirectory> open(const std::string& directory, const yarn::HadoopConfiguration& configuration);
   JobLogDirectory(JobLogDirectory&&) noexcept;
   JobLogDirectory& operator=(JobLogDirectory&&) noexcept;
   ~JobLogDirectory();

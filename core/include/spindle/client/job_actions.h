@@ -19,6 +19,7 @@ Result<std::set<std::string>> refresh_history_from_cluster(HistoryStore& history
                                                            bool include_finished);
 
 struct KilledJob {
+  bool accepted = false;        // the ResourceManager took the kill within the minute
   std::string state;            // YARN's state after the kill
   bool finished = false;        // the ResourceManager reports it ended
   std::string removed_staging;  // the staging directory this call removed, if any
