@@ -2,7 +2,7 @@
 #include <mutex>
 #include <set>
 
-#include "client/service/sleep_unless.h"
+#include "client/service/follow_loop.h"
 #include "spindle/client/cluster_cache.h"
 #include "spindle/client/hdfs_log_files.h"
 #include "spindle/client/job_actions.h"
@@ -43,39 +43,31 @@ class DirectJobService final : public JobService {
     std::set<std::string> allocated;
     std::set<std::string> registered;
     std::uint64_t seen = 0;
-    std::string last_state;
-    int unreachable = 0;
-    if (report.containers) report.containers(0, 0);
-    while (!stop) {
-      auto answer = job.report();
-      if (!answer) {
-        // A ResourceManager restart is survivable; a minute of silence is not.
-        if (++unreachable > 60) return answer.error();
-        sleep_unless(stop, std::chrono::seconds(1));
-        continue;
-      }
-      unreachable = 0;
-      if (answer->state != last_state) {
-        last_state = answer->state;
-        if (report.state_changed) report.state_changed(last_state);
-      }
-      if (answer->finished()) break;
-      const auto events = job.events_after(seen, std::chrono::seconds(1));
-      for (const auto& event : events) {
-        seen = event.sequence;
-        if (report.event) report.event(event);
-        if (event.kind == "allocated") allocated.insert(event.task);
-        if (event.kind == "registered") registered.insert(event.task);
-      }
-      if (!events.empty()) {
-        if (report.containers)
-          report.containers(static_cast<int>(allocated.size()), static_cast<int>(registered.size()));
-        (void)job.live_status();
-      } else {
-        sleep_unless(stop, std::chrono::milliseconds(300));
-      }
-    }
-    if (stop) return make_error("stopped following " + application_id + " before it ended");
+    auto followed = follow_until_finished(
+        stop, report,
+        [&job]() -> Result<FollowLook> {
+          auto answer = job.report();
+          if (!answer) return answer.error();
+          return FollowLook{answer->state, answer->finished()};
+        },
+        [&] {
+          const auto events = job.events_after(seen, std::chrono::seconds(1));
+          for (const auto& event : events) {
+            seen = event.sequence;
+            if (report.event) report.event(event);
+            if (event.kind == "allocated") allocated.insert(event.task);
+            if (event.kind == "registered") registered.insert(event.task);
+          }
+          if (!events.empty()) {
+            if (report.containers) {
+              report.containers(static_cast<int>(allocated.size()), static_cast<int>(registered.size()));
+            }
+            (void)job.live_status();
+          } else {
+            sleep_unless(stop, std::chrono::milliseconds(300));
+          }
+        });
+    if (!followed) return followed.error();
     // The application master answers for a moment after unregistering.
     for (const auto& event : job.events_after(seen, std::chrono::milliseconds(0))) {
       if (report.event) report.event(event);

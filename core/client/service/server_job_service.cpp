@@ -4,7 +4,7 @@
 #include <mutex>
 #include <set>
 
-#include "client/service/sleep_unless.h"
+#include "client/service/follow_loop.h"
 #include "spindle/client/job_service.h"
 #include "spindle/core/spec_writer.h"
 
@@ -32,38 +32,30 @@ class ServerJobService final : public JobService {
 
   Result<FollowedEnd> follow(const JobSpec&, const std::string& application_id, const FollowReport& report,
                              const std::atomic<bool>& stop) override {
-    std::string last_state;
     std::set<std::string> allocated;
     std::set<std::string> registered;
-    int unreachable = 0;
-    if (report.containers) report.containers(0, 0);
-    while (!stop) {
-      auto job = server_.job(application_id);
-      if (!job) {
-        // The server rides out a ResourceManager restart; a minute of silence is too long.
-        if (++unreachable > 60) return job.error();
-        sleep_unless(stop, std::chrono::seconds(1));
-        continue;
-      }
-      unreachable = 0;
-      if (job->yarn_state != last_state) {
-        last_state = job->yarn_state;
-        if (report.state_changed) report.state_changed(last_state);
-      }
-      bool changed = false;
-      if (job->status) {
-        for (const auto& task : job->status->tasks) {
-          if (!task.container.empty()) changed |= allocated.insert(task.task).second;
-          if (!task.address.empty()) changed |= registered.insert(task.task).second;
-        }
-      }
-      if (changed && report.containers) {
-        report.containers(static_cast<int>(allocated.size()), static_cast<int>(registered.size()));
-      }
-      if (job->finished) return FollowedEnd{job->final_status, job->entry.diagnostics};
-      sleep_unless(stop, std::chrono::seconds(1));
-    }
-    return make_error("stopped following " + application_id + " before it ended");
+    std::optional<RemoteJob> last;
+    auto followed = follow_until_finished(
+        stop, report,
+        [&]() -> Result<FollowLook> {
+          auto job = server_.job(application_id);
+          if (!job) return job.error();
+          last = std::move(*job);
+          bool changed = false;
+          if (last->status) {
+            for (const auto& task : last->status->tasks) {
+              if (!task.container.empty()) changed |= allocated.insert(task.task).second;
+              if (!task.address.empty()) changed |= registered.insert(task.task).second;
+            }
+          }
+          if (changed && report.containers) {
+            report.containers(static_cast<int>(allocated.size()), static_cast<int>(registered.size()));
+          }
+          return FollowLook{last->yarn_state, last->finished};
+        },
+        [&] { sleep_unless(stop, std::chrono::seconds(1)); });
+    if (!followed) return followed.error();
+    return FollowedEnd{last->final_status, last->entry.diagnostics};
   }
 
   Result<ClusterState> cluster_state() override { return server_.cluster(); }
