@@ -90,7 +90,9 @@ class SilentExecutor(JobTest):
         output = os.path.join(self.directory, "output")
         spec = example_spec("parameter-server/parameter_server.yaml", output, check_environment=False)
         spec["heartbeat_timeout"] = 15
-        spec["env"]["TRAIN_STEPS"] = "2000"
+        # Long enough that the coordinator, which goes on with the other worker, is still training
+        # when worker:1 is declared lost (up to 20 s after the stop).
+        spec["env"]["TRAIN_STEPS"] = "6000"
         del spec["tasks"]["tensorboard"]
         submitted = spindle("submit", "--json", self.write_spec(spec))
         self.assertEqual(submitted.returncode, 0, submitted.stderr)
