@@ -194,8 +194,11 @@ std::string HadoopConfiguration::get_or(std::string_view key, std::string_view f
 }
 
 std::vector<std::string> HadoopConfiguration::get_list(std::string_view key) const {
+  // The value outlives the views split_list gives into it (a temporary in
+  // the loop's range would not, before C++23).
+  const std::string value = get_or(key, "");
   std::vector<std::string> items;
-  for (const auto item : split_list(get_or(key, ""))) items.emplace_back(item);
+  for (const auto item : split_list(value)) items.emplace_back(item);
   return items;
 }
 
