@@ -134,4 +134,33 @@ yarn::QueueInfo queue_from_json(const nlohmann::json& queue) {
   return out;
 }
 
+JobHistoryEntry history_entry_from_json(const nlohmann::json& job) {
+  JobHistoryEntry entry;
+  entry.application_id = field<std::string>(job, "application_id");
+  entry.name = field<std::string>(job, "name");
+  entry.user = field<std::string>(job, "user");
+  entry.queue = field<std::string>(job, "queue");
+  entry.state = field<std::string>(job, "state");
+  entry.diagnostics = field<std::string>(job, "diagnostics");
+  entry.tracking_url = field<std::string>(job, "tracking_url");
+  entry.submitted_ms = field<std::int64_t>(job, "submitted_ms");
+  entry.started_ms = field<std::int64_t>(job, "started_ms");
+  entry.finished_ms = field<std::int64_t>(job, "finished_ms");
+  return entry;
+}
+
+std::optional<MetricPoint> metric_point_from_json(const nlohmann::json& point) {
+  if (!point.is_object()) return std::nullopt;
+  const auto value = point.find("value");
+  if (value == point.end() || !value->is_number()) return std::nullopt;
+  MetricPoint metric;
+  metric.source = field<std::string>(point, "source");
+  metric.run = field<std::string>(point, "run");
+  metric.tag = field<std::string>(point, "tag");
+  metric.step = field<std::int64_t>(point, "step");
+  metric.wall_time = field<double>(point, "wall_time");
+  metric.value = value->get<double>();
+  return metric;
+}
+
 }  // namespace spindle::client

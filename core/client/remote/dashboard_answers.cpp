@@ -2,24 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "spindle/client/json_shapes.h"
+#include "spindle/client/serve_api.h"
 
 namespace spindle::client {
 namespace {
-
-using json = nlohmann::json;
-
-std::string text_of(const json& object, const char* key) {
-  if (!object.is_object()) return {};
-  const auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-std::int64_t number_of(const json& object, const char* key) {
-  if (!object.is_object()) return 0;
-  const auto found = object.find(key);
-  return found != object.end() && found->is_number() ? found->get<std::int64_t>() : 0;
-}
 
 // Our own sentence for a server that answers in a shape we do not know.
 Error unexpected(const std::string& server, std::string_view what) {
@@ -28,136 +14,59 @@ Error unexpected(const std::string& server, std::string_view what) {
 }
 
 // The JSON of an answer; null when it is none.
-json parsed(std::string_view body) {
-  return json::parse(body.begin(), body.end(), nullptr, false);
+nlohmann::json parsed(std::string_view body) {
+  return nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
 }
 
-JobHistoryEntry entry_from(const json& job) {
-  JobHistoryEntry entry;
-  entry.application_id = text_of(job, "application_id");
-  entry.name = text_of(job, "name");
-  entry.user = text_of(job, "user");
-  entry.queue = text_of(job, "queue");
-  entry.state = text_of(job, "state");
-  entry.diagnostics = text_of(job, "diagnostics");
-  entry.tracking_url = text_of(job, "tracking_url");
-  entry.submitted_ms = number_of(job, "submitted_ms");
-  entry.started_ms = number_of(job, "started_ms");
-  entry.finished_ms = number_of(job, "finished_ms");
-  return entry;
+// The answer read by `read`, or the sentence naming `what` when it is not of its shape.
+template <typename Read>
+auto read_answer(std::string_view body, const std::string& server, std::string_view what, Read read)
+    -> Result<typename decltype(read(nlohmann::json()))::value_type> {
+  auto answer = read(parsed(body));
+  if (!answer) return unexpected(server, what);
+  return std::move(*answer);
 }
 
 }  // namespace
 
 Result<std::string> read_session_user(std::string_view body, const std::string& server) {
-  const auto user = text_of(parsed(body), "user");
-  if (user.empty()) return unexpected(server, "the session");
-  return user;
+  auto session = read_answer(body, server, "the session", serve_api::session_from_json);
+  if (!session) return session.error();
+  return session->user;
 }
 
 Result<std::vector<JobHistoryEntry>> read_jobs(std::string_view body, const std::string& server) {
-  const auto listed = parsed(body);
-  if (!listed.is_object() || !listed.contains("jobs") || !listed["jobs"].is_array()) {
-    return unexpected(server, "the jobs list");
-  }
-  std::vector<JobHistoryEntry> entries;
-  for (const auto& job : listed["jobs"]) {
-    if (job.is_object()) entries.push_back(entry_from(job));
-  }
-  return entries;
+  auto page = read_answer(body, server, "the jobs list", serve_api::jobs_page_from_json);
+  if (!page) return page.error();
+  return std::move(page->jobs);
 }
 
 Result<ClusterState> read_cluster(std::string_view body, const std::string& server) {
-  const auto whole = parsed(body);
-  if (!whole.is_object() || !whole.contains("nodes") || !whole["nodes"].is_array() || !whole.contains("queues") ||
-      !whole["queues"].is_object()) {
-    return unexpected(server, "the cluster");
-  }
-  ClusterState state;
-  for (const auto& node : whole["nodes"]) state.nodes.push_back(node_from_json(node));
-  state.root = queue_from_json(whole["queues"]);
-  return state;
+  return read_answer(body, server, "the cluster", serve_api::cluster_from_json);
 }
 
 Result<RemoteJob> read_job(std::string_view body, const std::string& server) {
-  const auto whole = parsed(body);
-  if (!whole.is_object() || !whole.contains("job") || !whole["job"].is_object()) return unexpected(server, "the job");
-  const auto& job = whole["job"];
-  RemoteJob remote;
-  remote.entry = entry_from(job);
-  remote.yarn_state = text_of(job, "yarn_state");
-  remote.final_status = text_of(job, "final_status");
-  const auto finished = job.find("finished");
-  remote.finished = finished != job.end() && finished->is_boolean() ? finished->get<bool>() : remote.entry.is_final();
-  if (const auto status = whole.find("status"); status != whole.end() && status->is_object()) {
-    auto status_read = job_status_from_json(*status);
-    if (!status_read) return unexpected(server, "the job's status");
-    remote.status = std::move(*status_read);
-  }
-  remote.tensorboard_path = text_of(whole, "tensorboard");
-  remote.mlflow_run = text_of(whole, "mlflow_run");
-  return remote;
+  return read_answer(body, server, "the job", serve_api::remote_job_from_json);
 }
 
 Result<std::string> read_spec(std::string_view body, const std::string& server) {
-  const auto whole = parsed(body);
-  if (!whole.is_object() || !whole.contains("spec") || !whole["spec"].is_string())
-    return unexpected(server, "the spec");
-  return whole["spec"].get<std::string>();
+  return read_answer(body, server, "the spec", serve_api::spec_from_json);
 }
 
 Result<RemotePoints> read_points(std::string_view body, const std::string& server) {
-  const auto page = parsed(body);
-  if (!page.is_object() || !page.contains("points") || !page["points"].is_array()) {
-    return unexpected(server, "the metrics");
-  }
-  RemotePoints remote;
-  remote.next = static_cast<std::uint64_t>(std::max<std::int64_t>(0, number_of(page, "next")));
-  for (const auto& point : page["points"]) {
-    if (!point.is_object()) continue;
-    const auto value = point.find("value");
-    if (value == point.end() || !value->is_number()) continue;
-    MetricPoint metric;
-    metric.source = text_of(point, "source");
-    metric.run = text_of(point, "run");
-    metric.tag = text_of(point, "tag");
-    metric.step = number_of(point, "step");
-    if (const auto wall_time = point.find("wall_time"); wall_time != point.end() && wall_time->is_number()) {
-      metric.wall_time = wall_time->get<double>();
-    }
-    metric.value = value->get<double>();
-    remote.points.push_back(std::move(metric));
-  }
-  return remote;
+  return read_answer(body, server, "the metrics", serve_api::points_from_json);
 }
 
 Result<RemoteLog> read_log(std::string_view body, const std::string& server) {
-  const auto log = parsed(body);
-  if (!log.is_object() || !log.contains("text") || !log["text"].is_string()) return unexpected(server, "the log");
-  RemoteLog remote;
-  remote.text = log["text"].get<std::string>();
-  const auto aggregated = log.find("aggregated");
-  remote.aggregated = aggregated != log.end() && aggregated->is_boolean() && aggregated->get<bool>();
-  return remote;
+  auto piece = read_answer(body, server, "the log", serve_api::log_piece_from_json);
+  if (!piece) return piece.error();
+  return std::move(piece->log);
 }
 
 Result<std::string> read_submitted(std::string_view body, const std::string& server) {
-  const auto id = text_of(parsed(body), "application_id");
-  if (id.empty()) return unexpected(server, "the submit");
-  return id;
+  return read_answer(body, server, "the submit", serve_api::submitted_from_json);
 }
 
-std::string read_refusal(std::string_view body) {
-  const auto refusal = parsed(body);
-  std::string sentence = text_of(refusal, "error");
-  if (refusal.is_object()) {
-    if (const auto problems = refusal.find("problems"); problems != refusal.end() && problems->is_array()) {
-      for (const auto& problem : *problems) {
-        if (const auto line = text_of(problem, "sentence"); !line.empty()) sentence += "\n" + line;
-      }
-    }
-  }
-  return sentence;
-}
+std::string read_refusal(std::string_view body) { return serve_api::refusal_sentence(parsed(body)); }
 
 }  // namespace spindle::client

@@ -14,7 +14,7 @@
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_actions.h"
 #include "spindle/client/job_connection.h"
-#include "spindle/client/json_shapes.h"
+#include "spindle/client/serve_api.h"
 #include "spindle/client/submit.h"
 #include "spindle/client/tensorboard_lookup.h"
 #include "spindle/client/will_it_fit.h"
@@ -30,26 +30,12 @@ namespace spindle::serve {
 
 using json = nlohmann::ordered_json;
 
-ApiReply refusal(int status, std::string sentence) {
-  return {status, json{{"error", std::move(sentence)}}};
-}
+ApiReply refusal(int status, std::string sentence) { return {status, client::serve_api::refusal_json(sentence)}; }
 
 namespace {
 
 ApiReply cluster_refusal(const Error& error) {
   return refusal(error.kind == Error::Kind::not_found ? 404 : 502, error.message);
-}
-
-json problems_json(const Diagnostics& diagnostics) {
-  json out = json::array();
-  for (const auto& problem : diagnostics) {
-    out.push_back({{"line", problem.line},
-                   {"column", problem.column},
-                   {"field", problem.field},
-                   {"message", problem.message},
-                   {"sentence", problem.to_string()}});
-  }
-  return out;
 }
 
 // `check_files`: off when the client sends the spec's local files, which are
@@ -83,7 +69,7 @@ class YarnClusterAccess final : public ClusterAccess {
   ApiReply session() override {
     auto configuration = this->configuration();
     if (!configuration) return refusal(503, configuration.error().message);
-    return {200, json{{"user", user_}, {"version", version}, {"api", "v1"}}};
+    return {200, client::serve_api::session_json({user_, version})};
   }
 
   ApiReply jobs(bool include_finished, const std::string& search) override {
@@ -93,22 +79,21 @@ class YarnClusterAccess final : public ClusterAccess {
     auto history = this->history();
     if (!history) return refusal(500, history.error().message);
     yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
-    json out{{"cluster_problem", nullptr}, {"jobs", json::array()}};
+    client::serve_api::JobsPage page;
     std::set<std::string> forgotten;
     if (auto refreshed = client::refresh_history_from_cluster(**history, client, include_finished)) {
       forgotten = std::move(*refreshed);
     } else {
-      out["cluster_problem"] = "The cluster could not be asked; this is the history only: " + refreshed.error().message;
+      page.cluster_problem = "The cluster could not be asked; this is the history only: " + refreshed.error().message;
     }
     auto jobs = (*history)->jobs(client::JobFilter{include_finished, search, 500});
     if (!jobs) return refusal(500, jobs.error().message);
-    for (const auto& job : *jobs) {
+    for (auto& job : *jobs) {
       if (!user_.empty() && !job.user.empty() && job.user != user_) continue;
-      auto entry = client::history_entry_json(job);
-      if (forgotten.contains(job.application_id)) entry["state"] = "unknown";
-      out["jobs"].push_back(std::move(entry));
+      if (forgotten.contains(job.application_id)) job.state = "unknown";
+      page.jobs.push_back(std::move(job));
     }
-    return {200, std::move(out)};
+    return {200, client::serve_api::jobs_page_json(page)};
   }
 
   ApiReply job(const std::string& application_id) override {
@@ -116,33 +101,31 @@ class YarnClusterAccess final : public ClusterAccess {
       auto& connection = *job.connection;
       auto report = connection.report();
       if (!report) return cluster_refusal(report.error());
-      json out;
-      json entry{{"application_id", application_id},
-                 {"name", report->name},
-                 {"user", report->user},
-                 {"queue", report->queue},
-                 {"state", std::string(to_string(job_state_of_yarn(report->state, report->final_status)))},
-                 {"yarn_state", report->state},
-                 {"final_status", report->final_status},
-                 {"finished", report->finished()},
-                 {"diagnostics", report->diagnostics},
-                 {"tracking_url", report->tracking_url},
-                 {"started_ms", report->start_time},
-                 {"finished_ms", report->finish_time}};
-      out["job"] = std::move(entry);
-      const auto status = connection.last_status();
-      out["status"] = status ? to_json(*status) : json(nullptr);
-      bool has_tensorboard = status && !status->tensorboard_address.empty();
-      if (status) {
-        for (const auto& task : status->tasks) has_tensorboard |= task.task.starts_with("tensorboard:");
+      client::RemoteJob remote;
+      remote.entry.application_id = application_id;
+      remote.entry.name = report->name;
+      remote.entry.user = report->user;
+      remote.entry.queue = report->queue;
+      remote.entry.state = std::string(to_string(job_state_of_yarn(report->state, report->final_status)));
+      remote.entry.diagnostics = report->diagnostics;
+      remote.entry.tracking_url = report->tracking_url;
+      remote.entry.started_ms = report->start_time;
+      remote.entry.finished_ms = report->finish_time;
+      remote.yarn_state = report->state;
+      remote.final_status = report->final_status;
+      remote.finished = report->finished();
+      remote.status = connection.last_status();
+      bool has_tensorboard = remote.status && !remote.status->tensorboard_address.empty();
+      if (remote.status) {
+        for (const auto& task : remote.status->tasks) has_tensorboard |= task.task.starts_with("tensorboard:");
       }
-      out["tensorboard"] = has_tensorboard ? json("/tb/" + application_id + "/") : json(nullptr);
-      out["newest_point"] = poll_scalars(job, application_id, status);
+      if (has_tensorboard) remote.tensorboard_path = "/tb/" + application_id + "/";
+      const auto newest_point = poll_scalars(job, application_id, remote.status);
       if (auto* history = connection.history()) {
         if (auto run = history->tracking_run(application_id); run && run->has_value())
-          out["mlflow_run"] = (*run)->url();
+          remote.mlflow_run = (*run)->url();
       }
-      return {200, std::move(out)};
+      return {200, client::serve_api::remote_job_json(remote, newest_point)};
     });
   }
 
@@ -158,7 +141,7 @@ class YarnClusterAccess final : public ClusterAccess {
     if (!user_.empty() && !(*job)->user.empty() && (*job)->user != user_) {
       return not_yours(application_id, (*job)->user);
     }
-    return {200, json{{"spec", (*job)->spec_yaml}}};
+    return {200, client::serve_api::spec_json((*job)->spec_yaml)};
   }
 
   ApiReply metrics(const std::string& application_id, std::uint64_t after) override {
@@ -172,11 +155,11 @@ class YarnClusterAccess final : public ClusterAccess {
           job.points_in_order.push_back(std::move(point));
         }
       }
-      json out = json::array();
-      for (auto i = std::min<std::uint64_t>(after, job.points_in_order.size()); i < job.points_in_order.size(); ++i) {
-        out.push_back(client::metric_point_json(job.points_in_order[i]));
-      }
-      return {200, json{{"points", std::move(out)}, {"next", job.points_in_order.size()}}};
+      client::RemotePoints page;
+      page.next = job.points_in_order.size();
+      const auto first = job.points_in_order.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(after, page.next));
+      page.points.assign(first, job.points_in_order.end());
+      return {200, client::serve_api::points_json(page)};
     });
   }
 
@@ -222,13 +205,9 @@ class YarnClusterAccess final : public ClusterAccess {
       if (read->empty()) return refusal(404, task + " has no log file " + file + ".");
       const auto& text = read->front().contents;
       const auto from = std::min<std::uint64_t>(offset, text.size());
-      return {200, json{{"task", task},
-                        {"file", file},
-                        {"container", container.container},
-                        {"offset", from},
-                        {"size", text.size()},
-                        {"aggregated", read->front().aggregated},
-                        {"text", text.substr(from)}}};
+      client::serve_api::LogPiece piece{task, file, container.container, from, text.size(), {}};
+      piece.log = {text.substr(from), read->front().aggregated};
+      return {200, client::serve_api::log_piece_json(piece)};
     });
   }
 
@@ -242,9 +221,7 @@ class YarnClusterAccess final : public ClusterAccess {
         return refusal(504, "The ResourceManager took the kill of " + application_id + ", but it is still " +
                                 killed->state + "; look again in a moment.");
       }
-      return {200, json{{"application_id", application_id},
-                        {"state", killed->state},
-                        {"removed_staging", killed->removed_staging}}};
+      return {200, client::serve_api::killed_json(application_id, *killed)};
     });
   }
 
@@ -254,15 +231,13 @@ class YarnClusterAccess final : public ClusterAccess {
     yarn::ApplicationClient client(yarn::ApplicationClient::options_for(*configuration));
     auto state = client::read_cluster_state(client);
     if (!state) return cluster_refusal(state.error());
-    json nodes = json::array();
-    for (const auto& node : state->nodes) nodes.push_back(client::node_json(node));
-    return {200, json{{"nodes", std::move(nodes)}, {"queues", client::queue_json(state->root)}}};
+    return {200, client::serve_api::cluster_json(*state)};
   }
 
   ApiReply validate(const std::string& spec_text) override {
     // Read first without looking for files: a local file missing here may come from the browser's machine.
     auto spec = parse_browser_spec(spec_text, false);
-    if (!spec) return {200, json{{"valid", false}, {"problems", problems_json(spec.error())}}};
+    if (!spec) return {200, json{{"valid", false}, {"problems", client::serve_api::problems_json(spec.error())}}};
     const auto missing = local_files_not_here(*spec);
     json missing_files = json::array();
     std::set<std::string> missing_fields;
@@ -277,7 +252,7 @@ class YarnClusterAccess final : public ClusterAccess {
         if (!missing_fields.contains(problem.field)) rest.push_back(problem);
       }
       if (!rest.empty()) {
-        return {200, json{{"valid", false}, {"problems", problems_json(rest)}, {"missing_files", missing_files}}};
+        return {200, json{{"valid", false}, {"problems", client::serve_api::problems_json(rest)}, {"missing_files", missing_files}}};
       }
     }
     json out{{"valid", true}, {"problems", json::array()}, {"name", spec->name}, {"missing_files", missing_files}};
@@ -308,7 +283,7 @@ class YarnClusterAccess final : public ClusterAccess {
     auto spec = parse_browser_spec(spec_text, uploads.empty());
     if (!spec) {
       ApiReply reply = refusal(400, "The spec has mistakes; nothing was submitted.");
-      reply.body["problems"] = problems_json(spec.error());
+      reply.body["problems"] = client::serve_api::problems_json(spec.error());
       return reply;
     }
     // Kept until the submit has staged them, then removed.
@@ -326,7 +301,7 @@ class YarnClusterAccess final : public ClusterAccess {
       return refusal(submitted.error().kind == client::SubmitError::Kind::bad_input ? 400 : 502,
                      submitted.error().message);
     }
-    return {201, json{{"application_id", submitted->application_id}}};
+    return {201, client::serve_api::submitted_json(submitted->application_id)};
   }
 
   tbproxy::UpstreamResolver tensorboards() override {

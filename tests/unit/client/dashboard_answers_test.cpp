@@ -12,6 +12,7 @@
 
 #include "client/remote/dashboard_answers.h"
 #include "spindle/client/json_shapes.h"
+#include "spindle/client/serve_api.h"
 
 namespace spindle::client {
 namespace {
@@ -180,6 +181,88 @@ TEST(DashboardAnswersTest, NodesAndQueuesComeBackAsTheyWent) {
   EXPECT_EQ(queues.children[0].accessible_labels, std::vector<std::string>{"*"});
   EXPECT_EQ(queues.children[0].apps_running, 2);
   EXPECT_EQ(queue_from_json(nlohmann::json(3)).name, "");
+}
+
+// What the server writes, the app reads back whole: one codec, both ends.
+TEST(ServeApiTest, EachAnswerTheServerWritesReadsBackWhole) {
+  namespace api = serve_api;
+  const auto through_the_wire = [](const api::Json& written) { return std::string(written.dump()); };
+
+  EXPECT_EQ(*read_session_user(through_the_wire(api::session_json({"alice", "1.2.3"})), server), "alice");
+
+  JobHistoryEntry entry;
+  entry.application_id = "application_1_0007";
+  entry.name = "mnist";
+  entry.user = "alice";
+  entry.queue = "default";
+  entry.state = "running";
+  entry.submitted_ms = 11;
+  entry.started_ms = 12;
+  api::JobsPage page{{entry}, "the ResourceManager is away"};
+  auto jobs = read_jobs(through_the_wire(api::jobs_page_json(page)), server);
+  ASSERT_TRUE(jobs) << jobs.error().message;
+  ASSERT_EQ(jobs->size(), 1u);
+  EXPECT_EQ(jobs->front().application_id, entry.application_id);
+  EXPECT_EQ(jobs->front().queue, "default");
+  EXPECT_EQ(jobs->front().submitted_ms, 11);
+  const auto page_back = api::jobs_page_from_json(nlohmann::json::parse(through_the_wire(api::jobs_page_json(page))));
+  ASSERT_TRUE(page_back);
+  EXPECT_EQ(page_back->cluster_problem, "the ResourceManager is away");
+
+  RemoteJob remote;
+  remote.entry = entry;
+  remote.yarn_state = "RUNNING";
+  remote.final_status = "UNDEFINED";
+  remote.status = JobStatus{};
+  remote.status->state = "running";
+  remote.status->tasks.push_back(TaskStatus{});
+  remote.status->tasks.back().task = "chief:0";
+  remote.tensorboard_path = "/tb/application_1_0007/";
+  auto job = read_job(through_the_wire(api::remote_job_json(remote, 3.5)), server);
+  ASSERT_TRUE(job) << job.error().message;
+  EXPECT_EQ(job->entry.name, "mnist");
+  EXPECT_EQ(job->yarn_state, "RUNNING");
+  EXPECT_FALSE(job->finished);
+  ASSERT_TRUE(job->status);
+  ASSERT_EQ(job->status->tasks.size(), 1u);
+  EXPECT_EQ(job->status->tasks.front().task, "chief:0");
+  EXPECT_EQ(job->tensorboard_path, remote.tensorboard_path);
+  EXPECT_EQ(job->mlflow_run, "");
+
+  EXPECT_EQ(*read_spec(through_the_wire(api::spec_json("name: x\n")), server), "name: x\n");
+
+  RemotePoints points{{MetricPoint{"scalars", "train", "loss", 7, 100.5, 0.25}}, 9};
+  auto points_back = read_points(through_the_wire(api::points_json(points)), server);
+  ASSERT_TRUE(points_back);
+  EXPECT_EQ(points_back->next, 9u);
+  ASSERT_EQ(points_back->points.size(), 1u);
+  EXPECT_EQ(points_back->points[0].tag, "loss");
+  EXPECT_EQ(points_back->points[0].step, 7);
+  EXPECT_DOUBLE_EQ(points_back->points[0].value, 0.25);
+
+  api::LogPiece piece{"worker:0", "stderr", "container_1_0007_01_000002", 4, 10, {"tail", true}};
+  auto log = read_log(through_the_wire(api::log_piece_json(piece)), server);
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->text, "tail");
+  EXPECT_TRUE(log->aggregated);
+
+  ClusterState state;
+  state.nodes.push_back(yarn::NodeInfo{});
+  state.nodes.back().id = "host-a:8041";
+  state.root.name = "root";
+  auto cluster = read_cluster(through_the_wire(api::cluster_json(state)), server);
+  ASSERT_TRUE(cluster);
+  ASSERT_EQ(cluster->nodes.size(), 1u);
+  EXPECT_EQ(cluster->nodes[0].id, "host-a:8041");
+  EXPECT_EQ(cluster->root.name, "root");
+
+  EXPECT_EQ(*read_submitted(through_the_wire(api::submitted_json("application_1_0008")), server),
+            "application_1_0008");
+
+  auto refusal = api::refusal_json("The spec has mistakes; nothing was submitted.");
+  refusal["problems"] = api::problems_json({Diagnostic{"spec", 3, 5, "tasks.worker.memory", "is not a size"}});
+  EXPECT_EQ(read_refusal(through_the_wire(refusal)),
+            "The spec has mistakes; nothing was submitted.\nspec:3:5: tasks.worker.memory: is not a size");
 }
 
 }  // namespace

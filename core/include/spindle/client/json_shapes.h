@@ -3,6 +3,8 @@
 // The JSON shapes the CLI's --json output and the dashboard's API share, so
 // both say the same thing in the same words.
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "spindle/client/history_store.h"
@@ -24,5 +26,8 @@ nlohmann::ordered_json queue_json(const yarn::QueueInfo& queue);
 yarn::Resources resources_from_json(const nlohmann::json& resources);
 yarn::NodeInfo node_from_json(const nlohmann::json& node);
 yarn::QueueInfo queue_from_json(const nlohmann::json& queue);
+JobHistoryEntry history_entry_from_json(const nlohmann::json& job);
+// nullopt when the point has no numeric value.
+std::optional<MetricPoint> metric_point_from_json(const nlohmann::json& point);
 
 }  // namespace spindle::client
