@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <thread>
 
@@ -42,6 +44,14 @@ class LocalStaging final : public StagingArea {
       return make_error(uri + " is on another file system than the cluster's default (file:); give a local path");
     }
     return described(uri.substr(7), name, archive);
+  }
+  Result<void> write_and_read_back(const std::string& name, const std::string& text) override {
+    const auto path = directory_ / name;
+    { std::ofstream(path, std::ios::binary) << text; }
+    std::ifstream in(path, std::ios::binary);
+    const std::string back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (back != text) return make_error("the file " + path.string() + " did not come back as it was written");
+    return {};
   }
   Result<void> remove() override {
     std::error_code ec;
@@ -84,6 +94,14 @@ class HdfsStaging final : public StagingArea {
       return make_error(uri + " is not on HDFS, the cluster's file system; give a local path or an hdfs:// URI");
     }
     return described(hdfs_path_of(uri), name, archive);
+  }
+  Result<void> write_and_read_back(const std::string& name, const std::string& text) override {
+    const auto path = directory_ + "/" + name;
+    if (auto written = hdfs_.write(path, text, true); !written) return written.error();
+    auto back = hdfs_.read_all(path);
+    if (!back) return back.error();
+    if (*back != text) return make_error(hdfs_.uri(path) + " did not come back as it was written");
+    return {};
   }
   Result<void> remove() override {
     auto removed = hdfs_.remove(directory_, true);

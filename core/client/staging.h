@@ -25,6 +25,9 @@ class StagingArea {
   virtual Result<yarn::LocalFile> put(const std::filesystem::path& local, const std::string& name, bool archive) = 0;
   // A file already on the cluster's file system (hdfs:///..., file:///...).
   virtual Result<yarn::LocalFile> describe(const std::string& uri, const std::string& name, bool archive) = 0;
+  // Writes a small file and reads it back, for `spindle doctor` to prove
+  // the place submits stage in takes and gives back bytes unchanged.
+  virtual Result<void> write_and_read_back(const std::string& name, const std::string& text) = 0;
   virtual Result<void> remove() = 0;
   // For people: where the files are.
   virtual std::string location() const = 0;

@@ -158,8 +158,8 @@ std::pair<int, std::string> spindle(const std::string& arguments) {
 TEST(LocalYarn, DoctorChecksEveryStep) {
   auto [code, out] = spindle("doctor");
   EXPECT_EQ(code, 0) << out;
-  for (const char* step : {"OK    configuration", "OK    ResourceManager: 2 active", "OK    NameNode",
-                           "OK    write and read", "OK    application", "spindle probe ran on "}) {
+  for (const char* step : {"OK    configuration", "OK    ResourceManager: 2 active", "OK    NameNode", "OK    staging",
+                           "OK    application", "spindle probe ran on "}) {
     EXPECT_NE(out.find(step), std::string::npos) << step << " missing from:\n" << out;
   }
 }

@@ -67,6 +67,8 @@ Result<std::string> read_submitted(std::string_view body, const std::string& ser
   return read_answer(body, server, "the submit", serve_api::submitted_from_json);
 }
 
-std::string read_refusal(std::string_view body) { return serve_api::refusal_sentence(parsed(body)); }
+std::string read_refusal(std::string_view body) {
+  return serve_api::refusal_sentence(parsed(body));
+}
 
 }  // namespace spindle::client

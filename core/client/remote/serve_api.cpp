@@ -24,7 +24,9 @@ std::int64_t number_of(const nlohmann::json& object, const char* key) {
   return value && value->is_number() ? value->get<std::int64_t>() : 0;
 }
 
-Json text_or_null(const std::string& text) { return text.empty() ? Json(nullptr) : Json(text); }
+Json text_or_null(const std::string& text) {
+  return text.empty() ? Json(nullptr) : Json(text);
+}
 
 }  // namespace
 
@@ -87,7 +89,9 @@ std::optional<RemoteJob> remote_job_from_json(const nlohmann::json& answer) {
   return remote;
 }
 
-Json spec_json(const std::string& spec_yaml) { return {{"spec", spec_yaml}}; }
+Json spec_json(const std::string& spec_yaml) {
+  return {{"spec", spec_yaml}};
+}
 
 std::optional<std::string> spec_from_json(const nlohmann::json& answer) {
   const auto* spec = member(answer, "spec");
@@ -153,7 +157,9 @@ std::optional<ClusterState> cluster_from_json(const nlohmann::json& answer) {
   return state;
 }
 
-Json submitted_json(const std::string& application_id) { return {{"application_id", application_id}}; }
+Json submitted_json(const std::string& application_id) {
+  return {{"application_id", application_id}};
+}
 
 std::optional<std::string> submitted_from_json(const nlohmann::json& answer) {
   auto id = text_of(answer, "application_id");
@@ -161,7 +167,9 @@ std::optional<std::string> submitted_from_json(const nlohmann::json& answer) {
   return id;
 }
 
-Json refusal_json(const std::string& sentence) { return {{"error", sentence}}; }
+Json refusal_json(const std::string& sentence) {
+  return {{"error", sentence}};
+}
 
 Json problems_json(const Diagnostics& problems) {
   Json out = Json::array();

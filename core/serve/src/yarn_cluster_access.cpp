@@ -30,7 +30,9 @@ namespace spindle::serve {
 
 using json = nlohmann::ordered_json;
 
-ApiReply refusal(int status, std::string sentence) { return {status, client::serve_api::refusal_json(sentence)}; }
+ApiReply refusal(int status, std::string sentence) {
+  return {status, client::serve_api::refusal_json(sentence)};
+}
 
 namespace {
 
@@ -157,7 +159,8 @@ class YarnClusterAccess final : public ClusterAccess {
       }
       client::RemotePoints page;
       page.next = job.points_in_order.size();
-      const auto first = job.points_in_order.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(after, page.next));
+      const auto first =
+          job.points_in_order.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(after, page.next));
       page.points.assign(first, job.points_in_order.end());
       return {200, client::serve_api::points_json(page)};
     });
@@ -252,7 +255,9 @@ class YarnClusterAccess final : public ClusterAccess {
         if (!missing_fields.contains(problem.field)) rest.push_back(problem);
       }
       if (!rest.empty()) {
-        return {200, json{{"valid", false}, {"problems", client::serve_api::problems_json(rest)}, {"missing_files", missing_files}}};
+        return {200, json{{"valid", false},
+                          {"problems", client::serve_api::problems_json(rest)},
+                          {"missing_files", missing_files}}};
       }
     }
     json out{{"valid", true}, {"problems", json::array()}, {"name", spec->name}, {"missing_files", missing_files}};

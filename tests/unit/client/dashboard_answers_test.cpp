@@ -256,8 +256,7 @@ TEST(ServeApiTest, EachAnswerTheServerWritesReadsBackWhole) {
   EXPECT_EQ(cluster->nodes[0].id, "host-a:8041");
   EXPECT_EQ(cluster->root.name, "root");
 
-  EXPECT_EQ(*read_submitted(through_the_wire(api::submitted_json("application_1_0008")), server),
-            "application_1_0008");
+  EXPECT_EQ(*read_submitted(through_the_wire(api::submitted_json("application_1_0008")), server), "application_1_0008");
 
   auto refusal = api::refusal_json("The spec has mistakes; nothing was submitted.");
   refusal["problems"] = api::problems_json({Diagnostic{"spec", 3, 5, "tasks.worker.memory", "is not a size"}});
