@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cli/cluster_command.h"
+#include "cli/command_tree.h"
 #include "cli/doctor_command.h"
 #include "cli/env_command.h"
 #include "cli/exit_codes.h"
@@ -46,6 +47,12 @@ int main(int argc, char** argv) {
   if (const char* parse_only = std::getenv("SPINDLE_PARSE_ONLY");
       parse_only != nullptr && std::string_view(parse_only) == "1") {
     app.parse_complete_callback([] { throw CLI::Success(); });
+  }
+  // SPINDLE_COMMAND_TREE=1: print the commands and options as JSON and exit
+  // (tests/docs checks the man page and the completions against it).
+  if (const char* tree = std::getenv("SPINDLE_COMMAND_TREE"); tree != nullptr && std::string_view(tree) == "1") {
+    std::cout << spindle::cli::command_tree(app).dump(2) << '\n';
+    return spindle::cli::exit_done;
   }
   try {
     app.parse(argc, argv);
