@@ -64,8 +64,7 @@ Result<std::shared_ptr<client::JobService>> HadoopSetup::service() const {
     if (!reached) return reached.error();
     return std::shared_ptr<client::JobService>(client::server_job_service(std::move(*reached)));
   }
-  return std::shared_ptr<client::JobService>(
-      client::direct_job_service([setup = *this] { return setup.load(); }, "the cluster of " + ss(describe())));
+  return std::shared_ptr<client::JobService>(client::direct_job_service([setup = *this] { return setup.load(); }));
 }
 
 QString HadoopSetup::describe() const {

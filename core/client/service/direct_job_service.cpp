@@ -20,9 +20,8 @@ namespace {
 // readers, the connections to jobs followed) is kept per job, under a lock.
 class DirectJobService final : public JobService {
  public:
-  DirectJobService(ConfigurationLoader load, std::string where) : load_(std::move(load)), where_(std::move(where)) {}
+  explicit DirectJobService(ConfigurationLoader load) : load_(std::move(load)) {}
 
-  std::string where() const override { return where_; }
   bool reaches_cluster_network() const override { return true; }
 
   Result<SubmittedJob, SubmitError> submit(const JobSpec& spec, const SubmitOptions& options) override {
@@ -335,7 +334,6 @@ class DirectJobService final : public JobService {
   const ConfigurationLoader load_;
   std::mutex configuration_mutex_;
   std::optional<yarn::HadoopConfiguration> configuration_;
-  const std::string where_;
   std::mutex logs_mutex_;
   std::map<std::string, ContainerLogs> logs_;
   std::mutex jobs_mutex_;
@@ -353,8 +351,8 @@ class DirectJobService final : public JobService {
 
 }  // namespace
 
-std::unique_ptr<JobService> direct_job_service(ConfigurationLoader load, std::string where) {
-  return std::make_unique<DirectJobService>(std::move(load), std::move(where));
+std::unique_ptr<JobService> direct_job_service(ConfigurationLoader load) {
+  return std::make_unique<DirectJobService>(std::move(load));
 }
 
 }  // namespace spindle::client

@@ -17,7 +17,6 @@ class ServerJobService final : public JobService {
  public:
   explicit ServerJobService(DashboardClient server) : server_(std::move(server)) {}
 
-  std::string where() const override { return "the Spindle server at " + server_.address().url; }
   bool reaches_cluster_network() const override { return false; }
 
   Result<SubmittedJob, SubmitError> submit(const JobSpec& spec, const SubmitOptions& options) override {

@@ -25,12 +25,10 @@ class DirectJobServiceTest : public ::testing::Test {
     // The scalars go into this machine's history: this test's own.
     ::setenv("SPINDLE_DATA_DIR", directory_.c_str(), 1);
     // No cluster at all: each call that needs one says why, and only those.
-    service_ = direct_job_service(
-        [this] {
-          ++loads_;
-          return Result<yarn::HadoopConfiguration>(make_error("HADOOP_CONF_DIR is not set"));
-        },
-        "the cluster of nowhere");
+    service_ = direct_job_service([this] {
+      ++loads_;
+      return Result<yarn::HadoopConfiguration>(make_error("HADOOP_CONF_DIR is not set"));
+    });
   }
   void TearDown() override { fs::remove_all(directory_); }
 

@@ -76,9 +76,6 @@ class JobService {
  public:
   virtual ~JobService() = default;
 
-  // Where the answers come from, for people: "the cluster of /etc/hadoop/conf",
-  // "the Spindle server at https://gateway:8080".
-  virtual std::string where() const = 0;
   // Whether this machine reaches the cluster's own network (the
   // ResourceManager's pages, a tracking URL); through a server it does not.
   virtual bool reaches_cluster_network() const = 0;
@@ -137,7 +134,7 @@ class JobService {
 // first call that needs the cluster (and again after it failed): what this
 // machine's history holds is answered without one.
 using ConfigurationLoader = std::function<Result<yarn::HadoopConfiguration>()>;
-std::unique_ptr<JobService> direct_job_service(ConfigurationLoader load, std::string where);
+std::unique_ptr<JobService> direct_job_service(ConfigurationLoader load);
 // Asks the Spindle server at this address.
 std::unique_ptr<JobService> server_job_service(DashboardClient server);
 
