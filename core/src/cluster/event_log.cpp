@@ -12,8 +12,7 @@ std::uint64_t EventLog::append(std::string kind, std::string task, std::string m
     sequence = ++last_;
     events_.push_back(JobEvent{sequence, wall_clock_ms(), std::move(kind), std::move(task), std::move(message)});
     while (events_.size() > capacity_) events_.pop_front();
-    for (auto& [after, waiting] : waiters_) ready.emplace_back(std::move(waiting.waiter), after_locked(after, 1000));
-    waiters_.clear();
+    for (auto& [after, waiter] : waiters_.take_all()) ready.emplace_back(std::move(waiter), after_locked(after, 1000));
   }
   // Outside the lock: a waiter may append or wait again.
   for (auto& [waiter, events] : ready) waiter(std::move(events));
@@ -40,9 +39,7 @@ std::uint64_t EventLog::when_after(std::uint64_t sequence, Waiter waiter) {
   {
     std::lock_guard lock(mutex_);
     if (last_ <= sequence) {
-      const auto ticket = ++last_ticket_;
-      waiters_.emplace(sequence, Waiting{ticket, std::move(waiter)});
-      return ticket;
+      return waiters_.add(sequence, std::move(waiter));
     }
     found = after_locked(sequence, 1000);
   }
@@ -54,12 +51,7 @@ void EventLog::forget(std::uint64_t ticket) {
   if (ticket == 0) return;
   Waiter dropped;  // destroyed after the lock is released: it may hold the last reference to a session
   std::lock_guard lock(mutex_);
-  for (auto it = waiters_.begin(); it != waiters_.end(); ++it) {
-    if (it->second.ticket != ticket) continue;
-    dropped = std::move(it->second.waiter);
-    waiters_.erase(it);
-    break;
-  }
+  dropped = waiters_.take(ticket);
 }
 
 std::uint64_t EventLog::last() const {

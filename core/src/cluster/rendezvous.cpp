@@ -37,10 +37,7 @@ Result<void> Rendezvous::register_task(const TaskId& task, const HostPort& addre
     if (addresses_.size() == expected_) publish_locked();
     // Only a complete cluster is handed out: while a task restarts, the last one names its old address.
     if (current_ && current_->version == version_ && addresses_.size() == expected_) {
-      for (auto it = waiters_.begin(); it != waiters_.end() && it->first < version_;) {
-        ready.emplace_back(std::move(it->second.waiter), current_);
-        it = waiters_.erase(it);
-      }
+      for (auto& [after, waiter] : waiters_.take_below(version_)) ready.emplace_back(std::move(waiter), current_);
     }
   }
   // Waiters run outside the lock: they may write to sockets or register more.
@@ -100,8 +97,7 @@ void Rendezvous::end(const std::string& why) {
     // The same cluster under the same number, which counts the clusters a
     // job had; the ending goes to every waiter, whatever it holds.
     publish_locked(current_->addresses, current_->version);
-    for (auto& [after, waiting] : waiters_) ready.emplace_back(std::move(waiting.waiter), current_);
-    waiters_.clear();
+    for (auto& [after, waiter] : waiters_.take_all()) ready.emplace_back(std::move(waiter), current_);
   }
   for (auto& [waiter, version] : ready) waiter(version);
 }
@@ -129,9 +125,7 @@ std::uint64_t Rendezvous::when_newer(std::uint64_t after, Waiter waiter) {
     if (current_ && (!ending_.empty() || (current_->version > after && addresses_.size() == expected_))) {
       now = current_;
     } else {
-      const auto ticket = ++last_ticket_;
-      waiters_.emplace(after, Waiting{ticket, std::move(waiter)});
-      return ticket;
+      return waiters_.add(after, std::move(waiter));
     }
   }
   waiter(now);
@@ -140,14 +134,9 @@ std::uint64_t Rendezvous::when_newer(std::uint64_t after, Waiter waiter) {
 
 void Rendezvous::forget(std::uint64_t ticket) {
   if (ticket == 0) return;
-  Waiter dropped;  // destroyed outside the lock: it may hold the last reference to a session
+  Waiter dropped;  // destroyed after the lock is released: it may hold the last reference to a session
   std::lock_guard lock(mutex_);
-  for (auto it = waiters_.begin(); it != waiters_.end(); ++it) {
-    if (it->second.ticket != ticket) continue;
-    dropped = std::move(it->second.waiter);
-    waiters_.erase(it);
-    break;
-  }
+  dropped = waiters_.take(ticket);
 }
 
 std::shared_ptr<const ClusterVersion> Rendezvous::wait_newer(std::uint64_t after, std::chrono::milliseconds timeout) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "spindle/core/long_poll_waiters.h"
+
 namespace spindle {
 
 // Something that happened to a job, as the CLI and the GUI show it.
@@ -49,12 +51,7 @@ class EventLog {
   mutable std::mutex mutex_;
   std::deque<JobEvent> events_;
   std::uint64_t last_ = 0;
-  struct Waiting {
-    std::uint64_t ticket;
-    Waiter waiter;
-  };
-  std::multimap<std::uint64_t, Waiting> waiters_;  // by the sequence they wait past
-  std::uint64_t last_ticket_ = 0;
+  LongPollWaiters<Waiter> waiters_;  // by the sequence they wait past
 };
 
 }  // namespace spindle

@@ -12,6 +12,7 @@
 
 #include "spindle/core/cluster_spec.h"
 #include "spindle/core/job_spec.h"
+#include "spindle/core/long_poll_waiters.h"
 #include "spindle/core/result.h"
 
 namespace spindle {
@@ -99,12 +100,7 @@ class Rendezvous {
   std::string ending_;
   std::uint64_t version_ = 0;
   std::shared_ptr<const ClusterVersion> current_;
-  struct Waiting {
-    std::uint64_t ticket;
-    Waiter waiter;
-  };
-  std::multimap<std::uint64_t, Waiting> waiters_;  // by the version they wait past
-  std::uint64_t last_ticket_ = 0;
+  LongPollWaiters<Waiter> waiters_;  // by the version they wait past
   std::size_t encodings_ = 0;
 };
 
