@@ -325,22 +325,9 @@ Result<Token> ApplicationClient::delegation_token(const std::string& renewer) {
   return Token{token.identifier(), token.password(), token.kind(), service};
 }
 
-namespace {
-
-wire::hadoop::Token to_wire(const Token& token) {
-  wire::hadoop::Token wire_token;
-  wire_token.set_identifier(token.identifier);
-  wire_token.set_password(token.password);
-  wire_token.set_kind(token.kind);
-  wire_token.set_service(token.service);
-  return wire_token;
-}
-
-}  // namespace
-
 Result<std::int64_t> ApplicationClient::renew_delegation_token(const Token& token) {
   wire::hadoop::RenewDelegationTokenRequest request;
-  *request.mutable_token() = to_wire(token);
+  *request.mutable_token() = to_proto(token);
   auto response = ask<wire::hadoop::RenewDelegationTokenResponse>("renewDelegationToken", request);
   if (!response) return response.error();
   return static_cast<std::int64_t>(response->new_expiry_time());
@@ -348,7 +335,7 @@ Result<std::int64_t> ApplicationClient::renew_delegation_token(const Token& toke
 
 Result<void> ApplicationClient::cancel_delegation_token(const Token& token) {
   wire::hadoop::CancelDelegationTokenRequest request;
-  *request.mutable_token() = to_wire(token);
+  *request.mutable_token() = to_proto(token);
   auto response = ask<wire::hadoop::CancelDelegationTokenResponse>("cancelDelegationToken", request);
   if (!response) return response.error();
   return {};
