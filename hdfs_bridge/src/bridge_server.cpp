@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "read_ahead.h"
 #include "spindle/core/version.h"
 #include "spindle/hdfs_bridge/frame_io.h"
 
@@ -69,10 +70,27 @@ Reply list(yarn::WebHdfs& hdfs, const Request& request) {
   return reply;
 }
 
-Reply read(yarn::WebHdfs& hdfs, const Request& request) {
+// A read at least this long is of a stream read straight through (the
+// plugin's window grows while reads follow each other): the next window is
+// fetched ahead.
+constexpr std::int64_t read_ahead_from = 4 * 1024 * 1024;
+constexpr int read_ahead_windows = 2;
+
+Reply read(yarn::WebHdfs& hdfs, const Request& request, ReadAhead* ahead) {
   const auto length = std::min<std::int64_t>(request.length, max_frame_bytes - 1024 * 1024);
-  auto data = hdfs.read_range(request.path, request.offset, length);
+  std::optional<std::string> kept;
+  if (ahead) kept = ahead->take(request.path, request.offset, length);
+  auto data = kept ? Result<std::string>(std::move(*kept)) : hdfs.read_range(request.path, request.offset, length);
   if (data) {
+    const auto got = static_cast<std::int64_t>(data->size());
+    if (ahead && length >= read_ahead_from && got == length) {
+      for (int windows = 1; windows <= read_ahead_windows; ++windows) {
+        const auto offset = request.offset + windows * got;
+        ahead->start(request.path, offset, length, [hdfs, path = request.path, offset, length]() mutable {
+          return hdfs.read_range(path, offset, length);
+        });
+      }
+    }
     Reply reply;
     reply.data = std::move(*data);
     return reply;
@@ -188,7 +206,7 @@ Reply rename(yarn::WebHdfs& hdfs, const Request& request) {
   return Reply{};
 }
 
-void serve_connection(int fd, yarn::WebHdfs hdfs) {
+void serve_connection(int fd, yarn::WebHdfs hdfs, std::shared_ptr<ReadAhead> ahead) {
   // A connection waits as long as its user does nothing; it is the user's to close.
   constexpr auto idle = std::chrono::hours(24 * 365);
   std::string body;
@@ -203,7 +221,7 @@ void serve_connection(int fd, yarn::WebHdfs hdfs) {
     DecodeError decode_error;
     const auto request = decode_request(body, decode_error);
     const Reply reply =
-        request ? answer(hdfs, std::move(*request))
+        request ? answer(hdfs, std::move(*request), ahead.get())
                 : failure(Outcome::invalid, "the HDFS bridge could not read a request: " + decode_error.message);
     if (!write_all(fd, encode(reply), error)) break;
     if (!request) break;
@@ -249,7 +267,13 @@ bool resolve(const yarn::WebHdfs& hdfs, std::string& path, std::string& error) {
   return true;
 }
 
-Reply dispatch(yarn::WebHdfs& hdfs, const Request& request) {
+Reply dispatch(yarn::WebHdfs& hdfs, const Request& request, ReadAhead* ahead) {
+  // What this bridge changes is not served from windows fetched before.
+  if (ahead && request.operation != Operation::read && request.operation != Operation::stat &&
+      request.operation != Operation::list && request.operation != Operation::hello) {
+    ahead->forget(request.path);
+    if (request.operation == Operation::rename) ahead->forget(request.second_path);
+  }
   switch (request.operation) {
     case Operation::hello: {
       Reply reply;
@@ -264,7 +288,7 @@ Reply dispatch(yarn::WebHdfs& hdfs, const Request& request) {
     }
     case Operation::remove: return remove(hdfs, request);
     case Operation::rename: return rename(hdfs, request);
-    case Operation::read: return read(hdfs, request);
+    case Operation::read: return read(hdfs, request, ahead);
     case Operation::write: return write(hdfs, request);
   }
   return failure(Outcome::invalid, "an operation this bridge does not know");
@@ -281,16 +305,21 @@ Result<void> transport_keeps_blocks_private(const yarn::HadoopConfiguration& con
 }
 
 Reply answer(yarn::WebHdfs& hdfs, Request request) {
-  if (request.operation == Operation::hello) return dispatch(hdfs, request);
+  return answer(hdfs, std::move(request), nullptr);
+}
+
+Reply answer(yarn::WebHdfs& hdfs, Request request, ReadAhead* ahead) {
+  if (request.operation == Operation::hello) return dispatch(hdfs, request, ahead);
   std::string error;
   if (!resolve(hdfs, request.path, error)) return failure(Outcome::invalid, error);
   if (request.operation == Operation::rename && !resolve(hdfs, request.second_path, error)) {
     return failure(Outcome::invalid, error);
   }
-  return dispatch(hdfs, request);
+  return dispatch(hdfs, request, ahead);
 }
 
 int serve(int control_fd, const yarn::WebHdfs& hdfs) {
+  const auto ahead = std::make_shared<ReadAhead>();
   for (;;) {
     std::string error;
     const int connection = receive_descriptor(control_fd, error);
@@ -299,7 +328,7 @@ int serve(int control_fd, const yarn::WebHdfs& hdfs) {
       std::cerr << "spindle hdfs bridge: " << error << "\n";
       return 1;
     }
-    std::thread(serve_connection, connection, hdfs).detach();
+    std::thread(serve_connection, connection, hdfs, ahead).detach();
   }
 }
 

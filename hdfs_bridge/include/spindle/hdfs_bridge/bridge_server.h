@@ -16,8 +16,12 @@ namespace spindle::hdfs_bridge {
 // over HTTPS here too (dfs.http.policy HTTPS_ONLY): else this is the refusal.
 Result<void> transport_keeps_blocks_private(const yarn::HadoopConfiguration& configuration, const yarn::WebHdfs& hdfs);
 
-// Carries out one request.
+class ReadAhead;
+
+// Carries out one request; with `ahead`, a read straight through a file
+// has its next window fetched while the reader works (read_ahead.h).
 Reply answer(yarn::WebHdfs& hdfs, Request request);
+Reply answer(yarn::WebHdfs& hdfs, Request request, ReadAhead* ahead);
 
 // Serves every connection handed over `control_fd` (frame_io.h), each on a
 // thread of its own, until `control_fd` closes: the process that started
