@@ -9,6 +9,8 @@
 #include "cli/exit_codes.h"
 #include "cli/time_format.h"
 #include "spindle/client/mlflow_tracking.h"
+#include "spindle/core/clock.h"
+#include "spindle/core/token_expiry.h"
 
 namespace spindle::cli {
 
@@ -44,6 +46,12 @@ void print_status_table(const JobStatus& status, std::ostream& out) {
     if (!task.stalled.empty()) out << task.task << " " << task.stalled << '\n';
   }
   if (!status.waiting_for.empty()) out << "the job " << status.waiting_for << '\n';
+  if (status.state == "running") {
+    if (const auto notice = tokens_end_notice(status.tokens_end_ms, status.tokens_end_kind, wall_clock_ms());
+        !notice.empty()) {
+      out << notice << '\n';
+    }
+  }
 }
 
 void print_outcome(const yarn::ApplicationReport& report, std::ostream& out) {

@@ -28,10 +28,12 @@
 #include "spindle/core/environment.h"
 #include "spindle/core/python_env_path.h"
 #include "spindle/core/spec_writer.h"
+#include "spindle/core/token_expiry.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
 #include "spindle/yarn/credentials.h"
 #include "spindle/yarn/resource_manager_rest.h"
+#include "spindle/yarn/token_lifetime.h"
 #include "spindle/yarn/web_tls.h"
 
 namespace spindle::client {
@@ -258,6 +260,12 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   };
   auto tokens = obtain_job_tokens(spec, configuration, token_options);
   if (!tokens) return cluster_error(tokens.error().message);
+  if (const auto first = yarn::first_to_end(tokens->tokens)) {
+    const auto told =
+        tokens_at_submit(std::chrono::duration_cast<std::chrono::milliseconds>(first->ends.time_since_epoch()).count(),
+                         first->kind, spec.timeout, wall_clock_ms());
+    progress((told.warning ? "warning: " : "") + told.sentence);
+  }
   if (auto writable = check_output_writable(spec.output, configuration); !writable) {
     return bad_input(writable.error().message);
   }

@@ -20,9 +20,11 @@
 #include "spindle/core/job_lifecycle.h"
 #include "spindle/core/job_status.h"
 #include "spindle/core/shell_quote.h"
+#include "spindle/core/token_expiry.h"
 #include "spindle/yarn/application_master_client.h"
 #include "spindle/yarn/credentials.h"
 #include "spindle/yarn/node_manager_client.h"
+#include "spindle/yarn/token_lifetime.h"
 #include "spindle/yarn/web_tls.h"
 
 namespace spindle::container {
@@ -49,8 +51,13 @@ void log(const std::string& line) {
 // the main loop holds while it changes the life cycle.
 class MasterBackend final : public JobApiBackend {
  public:
-  MasterBackend(JobLifecycle& lifecycle, EventLog& events, Rendezvous& rendezvous, std::string application_id)
-      : lifecycle_(lifecycle), events_(events), rendezvous_(rendezvous), application_id_(std::move(application_id)) {}
+  MasterBackend(JobLifecycle& lifecycle, EventLog& events, Rendezvous& rendezvous, std::string application_id,
+                std::optional<yarn::TokenLifetime> tokens_end)
+      : lifecycle_(lifecycle),
+        events_(events),
+        rendezvous_(rendezvous),
+        application_id_(std::move(application_id)),
+        tokens_end_(std::move(tokens_end)) {}
 
   std::mutex& mutex() { return mutex_; }
   // Wakes the main loop early, e.g. when a task reports its end.
@@ -78,8 +85,16 @@ class MasterBackend final : public JobApiBackend {
   JobStatus status(const TaskSelection& selection) override {
     std::lock_guard lock(mutex_);
     const auto current = rendezvous_.current();
-    return job_status(lifecycle_, application_id_, current ? current->version : 0, started_ms_, selection);
+    auto status = job_status(lifecycle_, application_id_, current ? current->version : 0, started_ms_, selection);
+    if (tokens_end_) {
+      status.tokens_end_ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(tokens_end_->ends.time_since_epoch()).count();
+      status.tokens_end_kind = tokens_end_->kind;
+    }
+    return status;
   }
+  // The first of the job's delegation tokens to reach its maximum lifetime; nullopt without any.
+  const std::optional<yarn::TokenLifetime>& tokens_end() const { return tokens_end_; }
   EventLog& events() override { return events_; }
 
  private:
@@ -88,6 +103,7 @@ class MasterBackend final : public JobApiBackend {
   Rendezvous& rendezvous_;
   const std::string application_id_;
   const std::int64_t started_ms_ = wall_clock_ms();
+  const std::optional<yarn::TokenLifetime> tokens_end_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool woken_ = false;
@@ -110,7 +126,8 @@ class ApplicationMaster {
         events_(10'000, events_numbered_after(context_.attempt)),
         rendezvous_(spec),
         lifecycle_(spec, rendezvous_, events_),
-        backend_(lifecycle_, events_, rendezvous_, context_.application_id),
+        backend_(lifecycle_, events_, rendezvous_, context_.application_id,
+                 yarn::first_to_end(context_.delegation_tokens)),
         node_web_scheme_(std::move(node_web_scheme)) {}
 
   Result<void> start(yarn::ApplicationMasterClient& scheduler) {
@@ -248,6 +265,13 @@ class ApplicationMaster {
         status = yarn::FinalStatus::failed;
         diagnostics = "the application master ended before the job did";
       }
+    }
+    // A failure after the tokens ended is told as what it most likely is.
+    if (const auto& tokens = backend_.tokens_end(); tokens && status == yarn::FinalStatus::failed) {
+      const auto ended = tokens_ended_diagnosis(
+          std::chrono::duration_cast<std::chrono::milliseconds>(tokens->ends.time_since_epoch()).count(), tokens->kind,
+          wall_clock_ms());
+      if (!ended.empty()) diagnostics = ended + "; " + diagnostics;
     }
     log("finishing: " + diagnostics);
     auto finished = scheduler_->finish(status, diagnostics, tracking_url_);

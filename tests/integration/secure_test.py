@@ -240,6 +240,30 @@ class SecureJobs(unittest.TestCase):
         listed = run("list", "--all", "--json", env=self.env)
         self.assertEqual({job["application_id"] for job in json.loads(listed.stdout)}, known_before)
 
+    def test_the_submit_names_when_the_tokens_end_and_the_status_carries_it(self):
+        # The cluster's tokens live at most Hadoop's default week; a timeout past it is warned of.
+        spec = {"name": "outlives-its-tokens", "timeout": "200h", "tasks": {"worker": {"command": "sleep 60"}}}
+        before_ms = time.time() * 1000
+        submitted = run("submit", "--json", self.write_spec(spec), env=self.env)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+        try:
+            warning = [line for line in submitted.stderr.splitlines() if "delegation tokens end at" in line]
+            self.assertEqual(len(warning), 1, submitted.stderr)
+            self.assertTrue(warning[0].startswith("warning: the job's delegation tokens end at "), warning[0])
+            self.assertIn("before its timeout of 200 h 0 min", warning[0])
+            self.wait_for_running(application, 1)
+            shown = json.loads(run("status", application, "--json", env=self.env).stdout)["job"]
+            week_ms = 7 * 24 * 3600 * 1000
+            self.assertLessEqual(before_ms + week_ms - 60_000, shown["tokens_end_ms"], shown)
+            self.assertLessEqual(shown["tokens_end_ms"], time.time() * 1000 + week_ms, shown)
+            self.assertIn(shown["tokens_end_kind"], ("HDFS_DELEGATION_TOKEN", "RM_DELEGATION_TOKEN"))
+            # A week away is not near: the status table says nothing of it yet.
+            table = run("status", application, env=self.env)
+            self.assertNotIn("delegation tokens", table.stdout)
+        finally:
+            run("kill", application, env=self.env)
+
     def test_a_spec_with_a_keytab_needs_no_ticket(self):
         empty = {"KRB5CCNAME": "FILE:" + os.path.join(self.directory, "no-ticket")}
         spec = {"name": "keytab-login", "tasks": {"worker": {"command": "echo trained"}},

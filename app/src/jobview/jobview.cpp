@@ -34,8 +34,10 @@
 #include "jobview/usagechartview.h"
 #include "mainwindow.h"
 #include "spindle/client/history_store.h"
+#include "spindle/core/clock.h"
 #include "spindle/core/job_state.h"
 #include "spindle/core/spec_parser.h"
+#include "spindle/core/token_expiry.h"
 #include "submit/submitdialog.h"
 
 namespace spindle::gui {
@@ -310,6 +312,10 @@ void JobView::applyStatus(const JobStatus& status, qint64 takenMs) {
   }
   QStringList attention;
   if (!status.waiting_for.empty()) attention << tr("The job %1.").arg(qs(status.waiting_for));
+  if (status.state == "running") {
+    const auto tokens = tokens_end_notice(status.tokens_end_ms, status.tokens_end_kind, wall_clock_ms());
+    if (!tokens.empty()) attention << qs(tokens) + QLatin1Char('.');
+  }
   QSet<QString> stalledNow;
   for (const auto& task : status.tasks) {
     if (task.task.starts_with("tensorboard:")) hasTensorBoardTask_ = true;

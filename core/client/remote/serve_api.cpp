@@ -67,6 +67,7 @@ Json remote_job_json(const RemoteJob& job, double newest_point) {
   out["tensorboard"] = text_or_null(job.tensorboard_path);
   out["newest_point"] = newest_point;
   if (!job.mlflow_run.empty()) out["mlflow_run"] = job.mlflow_run;
+  out["tokens_notice"] = text_or_null(job.tokens_notice);
   return out;
 }
 
@@ -86,6 +87,7 @@ std::optional<RemoteJob> remote_job_from_json(const nlohmann::json& answer) {
   }
   remote.tensorboard_path = text_of(answer, "tensorboard");
   remote.mlflow_run = text_of(answer, "mlflow_run");
+  remote.tokens_notice = text_of(answer, "tokens_notice");
   return remote;
 }
 

@@ -18,7 +18,9 @@
 #include "spindle/client/submit.h"
 #include "spindle/client/tensorboard_lookup.h"
 #include "spindle/client/will_it_fit.h"
+#include "spindle/core/clock.h"
 #include "spindle/core/spec_parser.h"
+#include "spindle/core/token_expiry.h"
 #include "spindle/core/version.h"
 #include "spindle/serve/cluster_access.h"
 #include "spindle/yarn/application_client.h"
@@ -122,6 +124,10 @@ class YarnClusterAccess final : public ClusterAccess {
         for (const auto& task : remote.status->tasks) has_tensorboard |= task.task.starts_with("tensorboard:");
       }
       if (has_tensorboard) remote.tensorboard_path = "/tb/" + application_id + "/";
+      if (remote.status && !remote.finished) {
+        remote.tokens_notice =
+            tokens_end_notice(remote.status->tokens_end_ms, remote.status->tokens_end_kind, wall_clock_ms());
+      }
       const auto newest_point = poll_scalars(job, application_id, remote.status);
       if (auto* history = connection.history()) {
         if (auto run = history->tracking_run(application_id); run && run->has_value())

@@ -155,7 +155,9 @@
         el("dt", {}, text("job.started")), el("dd", {}, time(j.started_ms)),
         j.finished_ms ? el("dt", {}, text("job.finished")) : "", j.finished_ms ? el("dd", {}, time(j.finished_ms)) : "",
         j.diagnostics ? el("dt", {}, text("job.diagnostics")) : "", j.diagnostics ? el("dd", {}, j.diagnostics) : "",
-        waiting ? el("dt", {}, text("job.waiting")) : "", waiting ? el("dd", { id: "waiting" }, waiting) : "");
+        waiting ? el("dt", {}, text("job.waiting")) : "", waiting ? el("dd", { id: "waiting" }, waiting) : "",
+        job.tokens_notice ? el("dt", {}, text("job.tokens")) : "",
+        job.tokens_notice ? el("dd", { id: "tokens", class: "error" }, job.tokens_notice) : "");
     };
 
     const renderContainers = () => {

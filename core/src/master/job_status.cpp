@@ -178,6 +178,8 @@ nlohmann::ordered_json to_json(const JobStatus& status) {
                                  {"types", std::move(types)},
                                  {"tensorboard_address", status.tensorboard_address},
                                  {"tensorboard_certificate_sha256", status.tensorboard_certificate_sha256},
+                                 {"tokens_end_ms", status.tokens_end_ms},
+                                 {"tokens_end_kind", status.tokens_end_kind},
                                  {"tasks_selected", status.tasks_selected},
                                  {"tasks_offset", status.tasks_offset},
                                  {"tasks", std::move(tasks)}};
@@ -219,6 +221,8 @@ Result<JobStatus> job_status_from_json(const nlohmann::json& json) {
     status.tasks_offset = json.value("tasks_offset", std::size_t{0});
     status.tensorboard_address = json.value("tensorboard_address", std::string());
     status.tensorboard_certificate_sha256 = json.value("tensorboard_certificate_sha256", std::string());
+    status.tokens_end_ms = json.value("tokens_end_ms", std::int64_t{0});
+    status.tokens_end_kind = json.value("tokens_end_kind", std::string());
     if (json.contains("tasks") && json["tasks"].is_array()) {
       for (const auto& item : json["tasks"]) {
         TaskStatus task;

@@ -40,6 +40,9 @@ struct RemoteJob {
   std::optional<JobStatus> status;  // the application master's, or the last one kept
   std::string tensorboard_path;     // "/tb/APP/" when the job has a TensorBoard
   std::string mlflow_run;
+  // When the job runs and its delegation tokens end within a day, or have
+  // ended: the sentence that says so (token_expiry.h).
+  std::string tokens_notice;
 };
 
 struct RemoteLog {

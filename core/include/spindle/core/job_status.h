@@ -86,9 +86,13 @@ struct JobStatus {
   std::vector<TaskTypeSummary> types;          // every type of the job, in the order of its tasks
   std::string tensorboard_address;             // host:port of a running TensorBoard task, listed or not
   std::string tensorboard_certificate_sha256;  // its certificate's pin behind TLS, else empty
-  std::size_t tasks_selected = 0;              // tasks the selection matched, listed or not
-  std::size_t tasks_offset = 0;                // of the first listed one among them
-  std::vector<TaskStatus> tasks;               // the listed ones
+  // When the first of the job's delegation tokens reaches its maximum
+  // lifetime (ms since the epoch), and which kind it is; 0 without tokens.
+  std::int64_t tokens_end_ms = 0;
+  std::string tokens_end_kind;
+  std::size_t tasks_selected = 0;  // tasks the selection matched, listed or not
+  std::size_t tasks_offset = 0;    // of the first listed one among them
+  std::vector<TaskStatus> tasks;   // the listed ones
 };
 
 JobStatus job_status(const JobLifecycle& lifecycle, const std::string& application_id, std::uint64_t cluster_version,
