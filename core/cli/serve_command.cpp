@@ -40,8 +40,11 @@ void allow_many_connections() {
 
 // Kerberos logins with the keys of the server's HTTP principal, for the one
 // user whose ticket the server holds.
+// A login's short name is the one the cluster's auth_to_local rules give its
+// principal, so that a principal the rules map to the served user gets in.
 Result<std::shared_ptr<const tbproxy::KerberosLogins>> kerberos_logins(const ServeOptions& options,
-                                                                       const std::string& served_user) {
+                                                                       const std::string& served_user,
+                                                                       const yarn::HadoopConfiguration& configuration) {
   if (options.keytab.empty()) {
     if (!options.principal.empty()) {
       return make_error(
@@ -54,10 +57,12 @@ Result<std::shared_ptr<const tbproxy::KerberosLogins>> kerberos_logins(const Ser
   if (!acceptor) return make_error("spindle serve cannot take Kerberos logins: " + acceptor.error().message);
   auto logins = std::make_shared<tbproxy::KerberosLogins>();
   logins->served_user = served_user;
-  logins->accept = [acceptor = *acceptor](std::string_view token) -> Result<tbproxy::KerberosUser> {
+  logins->accept = [acceptor = *acceptor, configuration](std::string_view token) -> Result<tbproxy::KerberosUser> {
     auto login = acceptor->accept(token);
     if (!login) return login.error();
-    return tbproxy::KerberosUser{login->principal, login->short_name, login->lifetime};
+    // A principal no rule maps has no short name here: it is refused as somebody else.
+    auto short_name = yarn::short_name_of(configuration, login->principal);
+    return tbproxy::KerberosUser{login->principal, short_name ? *short_name : std::string(), login->lifetime};
   };
   return std::shared_ptr<const tbproxy::KerberosLogins>(std::move(logins));
 }
@@ -82,7 +87,7 @@ int run_serve(const ServeOptions& options) {
     return exit_code_for_cluster_error(served_user.error());
   }
   if (!served_user) served_user = yarn::hadoop_user_name();
-  auto kerberos = kerberos_logins(options, *served_user);
+  auto kerberos = kerberos_logins(options, *served_user, *configuration);
   if (!kerberos) {
     std::cerr << kerberos.error().message << '\n';
     return exit_bad_input;

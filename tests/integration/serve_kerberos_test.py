@@ -26,7 +26,9 @@ class ServeKerberos(unittest.TestCase):
         self.directory = tempfile.mkdtemp(prefix="spindle-serve-kerberos-")
         self.caches = {}
         for who, principal, keytab in (("owner", READY["user_principal"], READY["user_keytab"]),
-                                       ("alice", "alice@EXAMPLE.COM", os.path.join(KERBEROS_DIR, "alice.keytab"))):
+                                       ("alice", "alice@EXAMPLE.COM", os.path.join(KERBEROS_DIR, "alice.keytab")),
+                                       ("trainer", "trainer@EXAMPLE.COM",
+                                        os.path.join(KERBEROS_DIR, "trainer.keytab"))):
             self.caches[who] = os.path.join(self.directory, who + ".cc")
             kinit(principal, keytab, self.caches[who])
         self.caches["nobody"] = os.path.join(self.directory, "no-ticket.cc")
@@ -146,6 +148,50 @@ class ServeKerberos(unittest.TestCase):
             self.assertIn("needs a Kerberos login or its access token", text)
         finally:
             plain.close()
+
+    def test_a_principal_the_rules_map_to_the_user_is_that_user_everywhere(self):
+        """trainer@EXAMPLE.COM is mapped to the cluster's user by a rule of hadoop.security.auth_to_local
+        (tests/yarn-cluster): it submits as that user, stages in that user's home, reaches its job's
+        TensorBoard through `spindle tensorboard`, and signs in to a server that acts for that user."""
+        trainer = {**self.environment("trainer"), "SPINDLE_STATE_DIR": os.path.join(self.directory, "trainer-state")}
+        spec = os.path.join(self.directory, "mapped.json")
+        with open(spec, "w") as out:
+            json.dump({"name": "mapped-principal", "output": os.path.join(self.directory, "mapped-output"),
+                       "tasks": {"worker": {"command": "sleep 180"}, "tensorboard": {"memory": "1 GiB"}}}, out)
+        submitted = subprocess.run([SPINDLE, "submit", "--json", spec], env=trainer, capture_output=True, text=True,
+                                   timeout=300)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        answer = json.loads(submitted.stdout)
+        application = answer["application_id"]
+        proxy = None
+        try:
+            self.assertTrue(answer["staging"].endswith(f"/user/{USER}/.spindle/{application}"), answer)
+
+            base, _ = self.serve("--keytab", HTTP_KEYTAB)
+            status, fields, body = self.curl("trainer", base + "/api/v1/session", "--negotiate", "-u", ":")
+            self.assertEqual(status, 200, body)
+            self.assertEqual(json.loads(body)["user"], USER)
+            login = [c for c in fields.get("set-cookie", []) if c.startswith("spindle_login=")][0].split(";")[0]
+            status, _, body = self.curl("nobody", base + "/api/v1/jobs/" + application, "-H", "Cookie: " + login)
+            self.assertEqual(status, 200, body)
+            self.assertEqual(json.loads(body)["job"]["user"], USER)
+
+            proxy = subprocess.Popen([SPINDLE, "tensorboard", application], env=trainer, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+            url = proxy.stdout.readline().strip()
+            self.assertTrue(url.startswith("http://"), proxy.stderr.read() if not url else url)
+
+            def tensorboard_answers():
+                shown = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url],
+                                       capture_output=True, text=True, timeout=60)
+                return shown.stdout == "200"
+
+            wait_for("the job's TensorBoard through spindle tensorboard", tensorboard_answers, 180)
+        finally:
+            if proxy:
+                proxy.terminate()
+                proxy.wait(timeout=30)
+            subprocess.run([SPINDLE, "kill", application], env=trainer, capture_output=True, timeout=120)
 
     def test_a_keytab_that_cannot_serve_is_refused_at_start(self):
         cases = (

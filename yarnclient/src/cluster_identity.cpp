@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "ipc/sasl_mechanism.h"
+#include "spindle/yarn/auth_to_local.h"
 #include "spindle/yarn/token_service.h"
 
 namespace spindle::yarn {
@@ -29,16 +30,31 @@ void set_keytab_login(HadoopConfiguration& configuration, const KerberosLogin& l
   configuration.set(std::string(keytab_key), login.keytab);
 }
 
+Result<std::string> short_name_of(const HadoopConfiguration& configuration, std::string_view principal) {
+  auto realm_of = [](std::string_view name) {
+    const auto at = name.rfind('@');
+    return at == std::string_view::npos ? std::string_view() : name.substr(at + 1);
+  };
+  std::string_view realm;
+  for (const char* key : {"yarn.resourcemanager.principal", "dfs.namenode.kerberos.principal"}) {
+    if (const auto server = configuration.get(key); server && !realm_of(*server).empty()) {
+      return mapped_short_name(configuration, principal, realm_of(*server));
+    }
+  }
+  realm = realm_of(principal);
+  return mapped_short_name(configuration, principal, realm);
+}
+
 Result<std::string> cluster_user(const HadoopConfiguration& configuration) {
   if (!uses_kerberos(configuration)) return hadoop_user_name();
   if (auto login = configured_keytab_login(configuration); login && !login->principal.empty()) {
-    return kerberos_short_name(login->principal);
+    return short_name_of(configuration, login->principal);
   }
   const auto reader = ipc::ticket_principal_reader();
   if (!reader) return make_error("this program was built without Kerberos support, which this cluster requires");
   auto principal = reader();
   if (!principal) return principal.error();
-  return kerberos_short_name(*principal);
+  return short_name_of(configuration, *principal);
 }
 
 Result<void> use_configured_keytab(const HadoopConfiguration& configuration) {

@@ -1,4 +1,5 @@
 #include "spindle/yarn/auth_to_local.h"
+#include "spindle/yarn/cluster_identity.h"
 
 #include <gtest/gtest.h>
 
@@ -304,6 +305,29 @@ TEST(AuthToLocal, MappedShortNameReadsTheConfiguration) {
   name = mapped_short_name(configuration, "alice@EXAMPLE.COM", "EXAMPLE.COM");
   ASSERT_FALSE(name.ok());
   EXPECT_NE(name.error().message.find("rule 1 of hadoop.security.auth_to_local"), std::string::npos);
+}
+
+// The client names itself as the cluster's servers name it: their realm is
+// the one their principals carry, and a custom rule maps another realm's user.
+TEST(AuthToLocal, TheClientsShortNameFollowsTheServersRealmAndRules) {
+  HadoopConfiguration configuration;
+  configuration.set("yarn.resourcemanager.principal", "rm/_HOST@EXAMPLE.COM");
+  auto name = short_name_of(configuration, "alice@EXAMPLE.COM");
+  ASSERT_TRUE(name.ok()) << name.error().message;
+  EXPECT_EQ(*name, "alice");
+  name = short_name_of(configuration, "alice@PARTNER.ORG");
+  ASSERT_FALSE(name.ok()) << "DEFAULT strips only the servers' realm";
+  EXPECT_NE(name.error().message.find("hadoop.security.auth_to_local"), std::string::npos);
+
+  configuration.set("hadoop.security.auth_to_local", "RULE:[1:$1@$0](.*@PARTNER\\.ORG)s/@.*/-partner/\nDEFAULT");
+  name = short_name_of(configuration, "alice@PARTNER.ORG");
+  ASSERT_TRUE(name.ok()) << name.error().message;
+  EXPECT_EQ(*name, "alice-partner");
+
+  HadoopConfiguration without_servers;  // no server principal: the principal's own realm is the default
+  name = short_name_of(without_servers, "bob@ANY.REALM");
+  ASSERT_TRUE(name.ok()) << name.error().message;
+  EXPECT_EQ(*name, "bob");
 }
 
 }  // namespace

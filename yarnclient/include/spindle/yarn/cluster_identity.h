@@ -22,6 +22,14 @@ void set_keytab_login(HadoopConfiguration& configuration, const KerberosLogin& l
 // of the ticket in the credentials cache; otherwise the Hadoop user name.
 Result<std::string> cluster_user(const HadoopConfiguration& configuration);
 
+// The short name the cluster's servers give `principal`, under the
+// configuration's hadoop.security.auth_to_local rules, as Hadoop's
+// KerberosName does. The DEFAULT rule strips the servers' own realm, which
+// the configuration names only through their principals: the realm of
+// yarn.resourcemanager.principal (or dfs.namenode.kerberos.principal), else
+// the principal's own. An error says which rule to add.
+Result<std::string> short_name_of(const HadoopConfiguration& configuration, std::string_view principal);
+
 // With a keytab login configured (spindle.kerberos.principal and
 // spindle.kerberos.keytab), makes this process's default Kerberos cache an
 // in-memory one that holds a ticket from that keytab, for what takes only

@@ -29,7 +29,10 @@ import org.apache.hadoop.security.UserGroupInformation;
  * <p>Everything lands in one directory: {@code krb5.conf} for clients, one keytab per service
  * ({@code nn.keytab}, {@code dn.keytab}, {@code rm.keytab}, {@code nm.keytab},
  * {@code http.keytab}), {@code user.keytab} for {@code USER@EXAMPLE.COM} (USER being the Unix user
- * who started the cluster), {@code alice.keytab} for a second user {@code alice@EXAMPLE.COM}, and {@code http-signature-secret} for the web servers' auth cookies.
+ * who started the cluster), {@code alice.keytab} for a second user {@code alice@EXAMPLE.COM},
+ * {@code trainer.keytab} for {@code trainer@EXAMPLE.COM}, whom a rule of {@code
+ * hadoop.security.auth_to_local} maps to USER, and {@code http-signature-secret} for the web
+ * servers' auth cookies.
  *
  * <p>All daemons share one JVM, and Hadoop takes a server's Kerberos identity from the current
  * user of the thread that serves a connection. So each daemon is started inside a {@code doAs}
@@ -50,6 +53,8 @@ final class Kerberos {
   static final long TOKEN_RENEW_INTERVAL_MS = 30_000;
   /** Another user of the cluster, with {@code alice.keytab}. */
   static final String OTHER_USER = "alice";
+  /** A principal the cluster's auth_to_local rules map to the user who started it, with {@code trainer.keytab}. */
+  static final String MAPPED_PRINCIPAL = "trainer";
 
   private final File dir;
   private final File kdcDir;
@@ -98,6 +103,8 @@ final class Kerberos {
     kdc.createPrincipal(userKeytab(), user);
     // A second person, for tests of what one user may not do with another's jobs.
     kdc.createPrincipal(otherUserKeytab(), OTHER_USER);
+    // A principal whose short name is not its own name: a rule maps it, as sites map service accounts.
+    kdc.createPrincipal(new File(dir, MAPPED_PRINCIPAL + ".keytab"), MAPPED_PRINCIPAL);
     for (File file : dir.listFiles((d, name) -> name.endsWith(".keytab"))) {
       ownerOnly(file);
     }
@@ -225,6 +232,7 @@ final class Kerberos {
     String realm = REALM.replace(".", "\\.");
     return "RULE:[2:$1/$2@$0]([nd]n/.*@" + realm + ")s/.*/hdfs/\n"
         + "RULE:[2:$1/$2@$0]([rn]m/.*@" + realm + ")s/.*/yarn/\n"
+        + "RULE:[1:$1@$0](" + MAPPED_PRINCIPAL + "@" + realm + ")s/.*/" + System.getProperty("user.name") + "/\n"
         + "RULE:[1:$1@$0](.*@" + realm + ")s/@.*//\n"
         + "DEFAULT";
   }
