@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <optional>
 #include <thread>
 
@@ -12,6 +13,7 @@
 #include "spindle/core/job_spec.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/resource_manager_rest.h"
+#include "spindle/yarn/token_lifetime.h"
 #include "spindle/yarn/web_tls.h"
 #include "spindle/yarn/webhdfs.h"
 
@@ -188,6 +190,16 @@ void check_one_container(Checklist& checks, const yarn::HadoopConfiguration& con
     return;
   }
   if (!tokens->tokens.empty()) request.am.credentials = tokens->serialize();
+  // How long a job may run on them: the cluster's maximum lifetime, read from the tokens themselves.
+  if (const auto first = yarn::first_to_end(tokens->tokens)) {
+    const auto days = std::chrono::duration<double, std::ratio<86400>>(first->ends - first->issued).count();
+    char lifetime[32];
+    std::snprintf(lifetime, sizeof(lifetime), days >= 1 ? "%.1f days" : "%.1f hours", days >= 1 ? days : days * 24);
+    checks.ok("token lifetime", std::string("the job's delegation tokens live at most ") + lifetime + " (" +
+                                    first->kind +
+                                    "); a job still running then loses HDFS and the ResourceManager, as Spindle "
+                                    "cannot renew tokens past their maximum lifetime yet");
+  }
   if (auto submitted = client.submit(request); !submitted) {
     checks.fail("application", submitted.error().message);
     return;

@@ -264,6 +264,17 @@ class SecureJobs(unittest.TestCase):
         finally:
             run("kill", application, env=self.env)
 
+    def test_doctor_checks_a_secure_cluster_end_to_end(self):
+        user = READY["user_principal"].split("@")[0]
+        done = run("doctor", env=self.env, timeout=300)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        lines = done.stdout.splitlines()
+        for start in ("OK    RPC protection: ", f"OK    staging: wrote and read back a file in hdfs://",
+                      "OK    token lifetime: the job's delegation tokens live at most 7.0 days (",
+                      "OK    application: "):
+            self.assertEqual(len([line for line in lines if line.startswith(start)]), 1, (start, done.stdout))
+        self.assertIn(f"/user/{user}/.spindle/spindle-doctor-", done.stdout)
+
     def test_a_spec_with_a_keytab_needs_no_ticket(self):
         empty = {"KRB5CCNAME": "FILE:" + os.path.join(self.directory, "no-ticket")}
         spec = {"name": "keytab-login", "tasks": {"worker": {"command": "echo trained"}},
