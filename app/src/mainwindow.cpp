@@ -108,6 +108,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
   });
   connect(clusterLoader_, &ClusterInfoLoader::loaded, this, [this](const ClusterInfo& info) {
     designer_->setClusterInfo(info);
+    if (!info.user.isEmpty()) jobEnds_->setUser(info.user);
     clusterStatus_->setText(
         tr("Cluster %1: %n queue(s)", nullptr, static_cast<int>(info.queues.size())).arg(info.resourceManager) +
         QStringLiteral(", ") + tr("%n node label(s)", nullptr, static_cast<int>(info.nodeLabels.size())));

@@ -98,6 +98,25 @@ class JobsTest : public QObject {
     QCOMPARE(running.back().front().toInt(), 0);
   }
 
+  // The name the cluster knows the user by arrives after the first look (a
+  // Kerberos principal mapped to another short name): that user's jobs count
+  // from then on, and those which had ended already are not announced.
+  void theClustersNameForTheUserTakesOverWithoutOldNews() {
+    JobsModel model(path_);
+    JobEndWatcher watcher(&model, QStringLiteral("login-name"));
+    QSignalSpy ended(&watcher, &JobEndWatcher::jobEnded);
+    model.refresh();
+    QCOMPARE(watcher.runningJobs(), 0);  // none of the history's jobs is login-name's
+    watcher.setUser(QStringLiteral("alice"));
+    QCOMPARE(watcher.runningJobs(), 1);
+    QCOMPARE(ended.count(), 0);
+    QVERIFY(cli_->record_state("application_1700000000000_0003", "succeeded", "", 1, 2));
+    model.refresh();
+    QCOMPARE(ended.count(), 1);
+    QCOMPARE(ended.front().front().value<JobEndNotice>().applicationId,
+             QStringLiteral("application_1700000000000_0003"));
+  }
+
   void rowsComeFromTheHistory() {
     JobsModel model(path_);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -14,6 +14,7 @@ namespace spindle::gui {
 struct ClusterInfo {
   bool known = false;                      // false until a cluster answered
   QString resourceManager;                 // host:port asked
+  QString user;                            // the name the cluster knows this user by; empty if unknown
   QStringList queues;                      // leaf queues, as jobs name them
   QMap<QString, QStringList> queueLabels;  // leaf queue -> labels it may use ("*": any)
   QStringList nodeLabels;                  // labels some node carries

@@ -79,6 +79,7 @@ ClusterInfoLoader::Outcome ClusterInfoLoader::fetch(const HadoopSetup& setup) {
     return outcome;
   }
   outcome.info.resourceManager = qs(overview->resource_manager);
+  if (auto user = (*service)->user()) outcome.info.user = qs(*user);
   // Labels defined on the cluster but carried by no node cannot run anything, so only the nodes' count.
   describeCluster(overview->state, outcome.info);
   outcome.info.maxMemoryMib = overview->max_memory_mib;

@@ -11,6 +11,15 @@ JobEndWatcher::JobEndWatcher(JobsModel* model, QString user, QObject* parent)
   connect(model_, &JobsModel::refreshed, this, &JobEndWatcher::look);
 }
 
+void JobEndWatcher::setUser(const QString& user) {
+  if (user == user_) return;
+  user_ = user;
+  // Another user's jobs: seen afresh, so that those which ended before are not announced now.
+  states_.clear();
+  firstLook_ = true;
+  look();
+}
+
 void JobEndWatcher::look() {
   int running = 0;
   for (int row = 0; row < model_->rowCount(); ++row) {

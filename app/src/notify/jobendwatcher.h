@@ -27,6 +27,10 @@ class JobEndWatcher : public QObject {
   JobEndWatcher(JobsModel* model, QString user, QObject* parent = nullptr);
 
   int runningJobs() const { return running_; }
+  // Whose jobs count from now on: the name the cluster knows the user by,
+  // once the cluster said it (a Kerberos principal's short name may differ
+  // from the login name the watcher starts with).
+  void setUser(const QString& user);
 
  signals:
   void jobEnded(const spindle::gui::JobEndNotice& notice);

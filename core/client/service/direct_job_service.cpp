@@ -10,6 +10,7 @@
 #include "spindle/client/job_service.h"
 #include "spindle/client/mlflow_tracking.h"
 #include "spindle/yarn/application_client.h"
+#include "spindle/yarn/cluster_identity.h"
 #include "spindle/yarn/resource_manager_rest.h"
 #include "spindle/yarn/web_tls.h"
 
@@ -22,6 +23,11 @@ class DirectJobService final : public JobService {
  public:
   explicit DirectJobService(ConfigurationLoader load) : load_(std::move(load)) {}
 
+  Result<std::string> user() override {
+    auto loaded = configuration();
+    if (!loaded) return yarn::hadoop_user_name();  // no cluster set up: the name its history would use
+    return yarn::cluster_user(*loaded);
+  }
   bool reaches_cluster_network() const override { return true; }
 
   Result<SubmittedJob, SubmitError> submit(const JobSpec& spec, const SubmitOptions& options) override {

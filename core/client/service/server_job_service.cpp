@@ -17,6 +17,7 @@ class ServerJobService final : public JobService {
  public:
   explicit ServerJobService(DashboardClient server) : server_(std::move(server)) {}
 
+  Result<std::string> user() override { return server_.user(); }
   bool reaches_cluster_network() const override { return false; }
 
   Result<SubmittedJob, SubmitError> submit(const JobSpec& spec, const SubmitOptions& options) override {

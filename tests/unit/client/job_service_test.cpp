@@ -1,4 +1,5 @@
 #include "spindle/client/job_service.h"
+#include "spindle/yarn/hadoop_configuration.h"
 
 #include <gtest/gtest.h>
 
@@ -85,6 +86,10 @@ TEST_F(DirectJobServiceTest, TheHistoryAndLocalEventFilesNeedNoCluster) {
 }
 
 TEST_F(DirectJobServiceTest, WhatNeedsTheClusterSaysWhyItCannotAndTriesAgainNextTime) {
+  // Without a cluster the user is the one this machine's history records jobs under.
+  auto user = service_->user();
+  ASSERT_TRUE(user.ok());
+  EXPECT_EQ(*user, yarn::hadoop_user_name());
   auto state = service_->cluster_state();
   ASSERT_FALSE(state.ok());
   EXPECT_EQ(state.error().message, "HADOOP_CONF_DIR is not set");
@@ -93,10 +98,10 @@ TEST_F(DirectJobServiceTest, WhatNeedsTheClusterSaysWhyItCannotAndTriesAgainNext
   EXPECT_FALSE(now.reported);
   ASSERT_TRUE(now.problem.has_value());
   EXPECT_EQ(now.problem->message, "HADOOP_CONF_DIR is not set");
-  EXPECT_EQ(loads_, 3);
+  EXPECT_EQ(loads_, 4);
   // Nothing unfinished: nothing to ask, so no cluster is needed.
   EXPECT_TRUE(service_->refresh_history(directory_ / "history.sqlite", {}).ok());
-  EXPECT_EQ(loads_, 3);
+  EXPECT_EQ(loads_, 4);
   EXPECT_FALSE(service_->refresh_history(directory_ / "history.sqlite", {"application_1_0007"}).ok());
 }
 

@@ -76,6 +76,11 @@ class JobService {
  public:
   virtual ~JobService() = default;
 
+  // The name the cluster knows this user by, which the history records
+  // jobs under: the short name of the Kerberos principal under the
+  // cluster's auth_to_local rules, else the Hadoop user name; through a
+  // server, the user it acts for.
+  virtual Result<std::string> user() = 0;
   // Whether this machine reaches the cluster's own network (the
   // ResourceManager's pages, a tracking URL); through a server it does not.
   virtual bool reaches_cluster_network() const = 0;
