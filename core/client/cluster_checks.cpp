@@ -7,9 +7,11 @@
 #include <optional>
 #include <thread>
 
+#include "client/container_binary.h"
 #include "client/staging.h"
 #include "spindle/client/job_api_transport.h"
 #include "spindle/client/security_tokens.h"
+#include "spindle/core/container_contract.h"
 #include "spindle/core/job_spec.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/resource_manager_rest.h"
@@ -162,13 +164,14 @@ bool check_file_system(Checklist& checks, const yarn::HadoopConfiguration& confi
 // Starts the probe as an application master from `staging` and waits up to
 // two minutes for its end.
 void check_one_container(Checklist& checks, const yarn::HadoopConfiguration& configuration,
-                         yarn::ApplicationClient& client, StagingArea& staging, const ProbeProgram& probe) {
+                         yarn::ApplicationClient& client, StagingArea& staging,
+                         const std::filesystem::path& binary_path) {
   auto created = client.new_application();
   if (!created) {
     checks.fail("application", created.error().message);
     return;
   }
-  auto binary = staging.put(probe.binary, probe.binary.filename().string(), false);
+  auto binary = staging.put(binary_path, container_contract::binary_name, false);
   if (!binary) {
     checks.fail("staging", binary.error().message);
     return;
@@ -178,7 +181,7 @@ void check_one_container(Checklist& checks, const yarn::HadoopConfiguration& con
   request.name = "spindle-doctor";
   request.type = "SPINDLE";
   request.am.files = {*binary};
-  request.am.commands = {probe.command};
+  request.am.commands = {std::string(container_contract::probe_command) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
   // On a Kerberos cluster the container fetches its file from HDFS with a delegation token.
   JobTokenOptions token_options;
   token_options.resource_manager_token = [&client](const std::string& renewer) {
@@ -220,7 +223,7 @@ void check_one_container(Checklist& checks, const yarn::HadoopConfiguration& con
                                    "); check the queue's free capacity with `spindle cluster queues`");
     return;
   }
-  const auto greeting = last->diagnostics.find(probe.greeting);
+  const auto greeting = last->diagnostics.find(container_contract::probe_greeting);
   if (last->final_status != "SUCCEEDED" || greeting == std::string::npos) {
     checks.fail("application", app + " ended " + last->final_status + ": " + last->diagnostics);
     return;
@@ -230,9 +233,14 @@ void check_one_container(Checklist& checks, const yarn::HadoopConfiguration& con
 
 }  // namespace
 
-bool check_cluster(const yarn::HadoopConfiguration& configuration, const ProbeProgram& probe,
-                   const std::function<void(const ClusterCheck&)>& tell) {
+bool check_cluster(const yarn::HadoopConfiguration& configuration, const std::function<void(const ClusterCheck&)>& tell,
+                   const std::filesystem::path& container_binary) {
   Checklist checks(tell);
+  const auto binary = container_binary.empty() ? default_container_binary() : container_binary;
+  if (auto checked = check_container_binary(binary); !checked) {
+    checks.fail("container binary", checked.error().message + "; set SPINDLE_CONTAINER_BINARY to its path", true);
+    return false;
+  }
   std::string files;
   for (const auto& source : configuration.sources()) append(files, source);
   checks.ok("configuration", "read " + files);
@@ -274,7 +282,7 @@ bool check_cluster(const yarn::HadoopConfiguration& configuration, const ProbePr
     return false;
   }
   checks.ok("staging", "wrote and read back a file in " + (*staging)->location());
-  check_one_container(checks, configuration, client, **staging, probe);
+  check_one_container(checks, configuration, client, **staging, binary);
   if (auto removed = (*staging)->remove(); !removed) {
     checks.fail("staging",
                 "cannot remove " + (*staging)->location() + ": " + removed.error().message + "; remove it by hand");

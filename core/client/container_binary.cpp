@@ -1,5 +1,7 @@
 #include "client/container_binary.h"
 
+#include <cstdlib>
+
 #include "spindle/client/cluster_cache.h"
 #include "spindle/core/container_contract.h"
 #include "spindle/core/program_output.h"
@@ -7,6 +9,15 @@
 #include "spindle/core/version.h"
 
 namespace spindle::client {
+
+std::filesystem::path default_container_binary() {
+  if (const char* explicit_path = std::getenv("SPINDLE_CONTAINER_BINARY"); explicit_path && *explicit_path) {
+    return explicit_path;
+  }
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return self.parent_path() / container_contract::binary_name;
+}
 
 Result<std::string> container_binary_version(const std::filesystem::path& path) {
   // A binary that hangs must not hang submit.

@@ -9,6 +9,10 @@
 
 namespace spindle::client {
 
+// The container binary this program stages: $SPINDLE_CONTAINER_BINARY, else
+// the spindle-container beside this program.
+std::filesystem::path default_container_binary();
+
 // What `path --version` prints, e.g. "spindle-container 0.1.0".
 Result<std::string> container_binary_version(const std::filesystem::path& path);
 

@@ -60,13 +60,7 @@ Result<std::string> fresh_secret() {
 }
 
 std::filesystem::path container_binary(const SubmitOptions& options) {
-  if (!options.container_binary.empty()) return options.container_binary;
-  if (const char* explicit_path = std::getenv("SPINDLE_CONTAINER_BINARY"); explicit_path && *explicit_path) {
-    return explicit_path;
-  }
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return self.parent_path() / container_contract::binary_name;
+  return options.container_binary.empty() ? default_container_binary() : options.container_binary;
 }
 
 // What the cluster can refuse only after the job started (a label no node

@@ -11,6 +11,7 @@
 
 #include "container/application_master.h"
 #include "container/hdfs_bridge_command.h"
+#include "container/probe_master.h"
 #include "container/process_fan_out.h"
 #include "container/self_check.h"
 #include "container/task_executor.h"
@@ -79,6 +80,7 @@ int run(int argc, char** argv) {
   if (mode == "hdfs-bridge" && argc == 4 && std::string(argv[2]) == "--control-fd") {
     return spindle::container::run_hdfs_bridge(std::atoi(argv[3]));
   }
+  if (mode == spindle::container_contract::probe_mode && argc == 2) return spindle::container::run_probe_master();
   if (mode == spindle::container_contract::master_mode && argc == 2) {
     spindle::container::MasterOptions options;
     options.staged_files_json = environment(spindle::container_contract::resources_variable);

@@ -61,7 +61,7 @@ class ManPageAndCompletionsFollowTheParser(unittest.TestCase):
         names = [name for name, _ in walk(self.tree)]
         self.assertIn(("submit",), names)
         self.assertIn(("cluster", "queues"), names)
-        self.assertNotIn(("probe-master",), names, "a command for programs was listed as one for people")
+        self.assertNotIn(("hdfs-bridge",), names, "a command for programs was listed as one for people")
         submit = dict(walk(self.tree))[("submit",)]
         self.assertIn("--wait", flags(submit))
 

@@ -23,20 +23,14 @@ struct ClusterCheck {
   bool bad_input = false;
 };
 
-// The program the last check runs in a container as a tiny application
-// master: it registers, says where it ran (its diagnostics start with
-// `greeting`) and unregisters.
-struct ProbeProgram {
-  std::filesystem::path binary;
-  std::string command;  // YARN's launch command, run in the container's directory
-  std::string greeting;
-};
-
 // Runs the checks in order and tells each as it ends; a failure that makes
-// the later ones pointless ends the run. Every wait is bounded (the probe
-// container gets two minutes), and whatever a check put on the cluster is
-// removed. True when every check passed.
-bool check_cluster(const yarn::HadoopConfiguration& configuration, const ProbeProgram& probe,
-                   const std::function<void(const ClusterCheck&)>& tell);
+// the later ones pointless ends the run. The last check stages
+// `container_binary` (empty: the one a submit would stage) and starts it as
+// a tiny application master (`spindle-container probe`), which proves a
+// node runs it. Every wait is bounded (the probe container gets two
+// minutes), and whatever a check put on the cluster is removed. True when
+// every check passed.
+bool check_cluster(const yarn::HadoopConfiguration& configuration, const std::function<void(const ClusterCheck&)>& tell,
+                   const std::filesystem::path& container_binary = {});
 
 }  // namespace spindle::client

@@ -24,8 +24,14 @@ inline constexpr const char* master_command = "./spindle-container master";
 // NodeManagers for every task container (--task, --api and the rest follow).
 inline constexpr const char* task_mode = "task";
 inline constexpr const char* task_command = "./spindle-container task";
+// `spindle doctor`'s probe: a tiny application master that registers, says
+// where it ran (its diagnostics start with the greeting) and unregisters.
+inline constexpr const char* probe_mode = "probe";
+inline constexpr const char* probe_command = "./spindle-container probe";
+inline constexpr const char* probe_greeting = "spindle probe ran on ";
 static_assert(std::string_view(master_command).ends_with(master_mode));
 static_assert(std::string_view(task_command).ends_with(task_mode));
+static_assert(std::string_view(probe_command).ends_with(probe_mode));
 
 // The application master's environment: every staged file, encoded as
 // yarn::encode_local_files, which the master gives every task container...
