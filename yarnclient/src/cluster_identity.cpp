@@ -35,14 +35,12 @@ Result<std::string> short_name_of(const HadoopConfiguration& configuration, std:
     const auto at = name.rfind('@');
     return at == std::string_view::npos ? std::string_view() : name.substr(at + 1);
   };
-  std::string_view realm;
   for (const char* key : {"yarn.resourcemanager.principal", "dfs.namenode.kerberos.principal"}) {
     if (const auto server = configuration.get(key); server && !realm_of(*server).empty()) {
       return mapped_short_name(configuration, principal, realm_of(*server));
     }
   }
-  realm = realm_of(principal);
-  return mapped_short_name(configuration, principal, realm);
+  return mapped_short_name(configuration, principal, realm_of(principal));
 }
 
 Result<std::string> cluster_user(const HadoopConfiguration& configuration) {

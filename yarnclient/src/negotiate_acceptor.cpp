@@ -3,7 +3,6 @@
 #include <gssapi/gssapi.h>
 #include <gssapi/gssapi_ext.h>
 #include <gssapi/gssapi_krb5.h>
-#include <krb5/krb5.h>
 #include <unistd.h>
 
 #include <mutex>
@@ -11,7 +10,6 @@
 #include "ipc/gss_handles.h"
 #include "ipc/kerberos_errors.h"
 #include "spindle/core/text_encodings.h"
-#include "spindle/yarn/token_service.h"
 
 namespace spindle::yarn {
 namespace {
@@ -21,22 +19,9 @@ using ipc::GssContext;
 using ipc::GssCredential;
 using ipc::GssName;
 
-std::string default_realm() {
-  krb5_context context = nullptr;
-  if (krb5_init_context(&context) != 0) return {};
-  char* realm = nullptr;
-  std::string text;
-  if (krb5_get_default_realm(context, &realm) == 0) {
-    text = realm;
-    krb5_free_default_realm(context, realm);
-  }
-  krb5_free_context(context);
-  return text;
-}
-
 class KeytabAcceptor final : public NegotiateAcceptor {
  public:
-  KeytabAcceptor(std::string keytab, std::string realm) : keytab_(std::move(keytab)), realm_(std::move(realm)) {}
+  explicit KeytabAcceptor(std::string keytab) : keytab_(std::move(keytab)) {}
 
   Result<void> acquire(const std::string& principal) {
     if (::access(keytab_.c_str(), R_OK) != 0) {
@@ -89,17 +74,12 @@ class KeytabAcceptor final : public NegotiateAcceptor {
     }
     NegotiateLogin login;
     login.principal = displayed.text();
-    const auto at = login.principal.rfind('@');
-    if (at != std::string::npos && login.principal.substr(at + 1) == realm_) {
-      login.short_name = kerberos_short_name(login.principal);
-    }
     login.lifetime = seconds_left == GSS_C_INDEFINITE ? std::chrono::seconds(0) : std::chrono::seconds(seconds_left);
     return login;
   }
 
  private:
   std::string keytab_;
-  std::string realm_;
   GssCredential credential_;
   mutable std::mutex mutex_;
 };
@@ -108,7 +88,7 @@ class KeytabAcceptor final : public NegotiateAcceptor {
 
 Result<std::shared_ptr<NegotiateAcceptor>> NegotiateAcceptor::open(const std::string& keytab,
                                                                    const std::string& principal) {
-  auto acceptor = std::make_shared<KeytabAcceptor>(keytab, default_realm());
+  auto acceptor = std::make_shared<KeytabAcceptor>(keytab);
   if (auto acquired = acceptor->acquire(principal); !acquired) return acquired.error();
   return std::shared_ptr<NegotiateAcceptor>(std::move(acceptor));
 }

@@ -11,8 +11,7 @@ namespace spindle::yarn {
 
 // Who a SPNEGO login proved to be.
 struct NegotiateLogin {
-  std::string principal;             // "alice@EXAMPLE.COM"
-  std::string short_name;            // "alice"; empty when the principal is of another realm than this host's default
+  std::string principal;             // "alice@EXAMPLE.COM"; its short name is the cluster's rules' (short_name_of)
   std::chrono::seconds lifetime{0};  // what is left of the client's ticket
 };
 
