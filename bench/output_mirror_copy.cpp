@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   auto configuration = spindle::yarn::HadoopConfiguration::from_environment();
   if (!configuration) return fail(configuration.error().message);
   const char* user = std::getenv("USER");
-  auto hdfs = spindle::yarn::WebHdfs::for_container(*configuration, user ? user : "root", std::nullopt);
+  auto hdfs = spindle::yarn::WebHdfs::for_container(*configuration, user ? user : "root", {});
   if (!hdfs) return fail(hdfs.error().message);
   OutputMirror::Options options;
   options.writer = "bench";

@@ -14,8 +14,13 @@
 // with the steady state of a running job: the API answers for the application
 // master's job life cycle, and every executor, holding its spec, reports a
 // heartbeat every 5 s (as the task executor does) for 30 s; the figure is the
-// API's CPU over that time, as a share of one core.
-// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [gzip|plain] [tls] [heartbeats]
+// API's CPU over that time, as a share of one core. "tokens" replaces it
+// with a token refresh of a job submitted with a keytab: every executor,
+// holding its spec, long-polls GET /v1/tokens, the master shelves a new set
+// (three tokens' worth of bytes), and the figures are the time until every
+// executor holds it and the API's CPU for that round, beside the restart
+// round's (a new cluster version to every executor), its nearest kin.
+// usage: rendezvous_load [EXECUTORS] [SERVER_THREADS] [CONNECTING] [gzip|plain] [tls] [heartbeats|tokens]
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -74,8 +79,10 @@ struct Totals {
   std::atomic<std::uint64_t> header_bytes{0};
   std::atomic<int> not_modified{0};
   std::atomic<int> heartbeats{0};
+  std::atomic<int> holding_tokens{0};
   std::string accept = "zstd, gzip";  // Accept-Encoding, as the task executor asks; empty for plain JSON
   bool heartbeat_phase = false;
+  bool token_phase = false;
 };
 
 constexpr auto heartbeat_interval = std::chrono::seconds(5);
@@ -151,11 +158,36 @@ struct Executor : std::enable_shared_from_this<Executor> {
         if (self->index == 0 && !self->check()) return self->fail("decode");
         if (self->held == 1) {
           ++self->totals.holding_first;
-          // Wait for the next version, as a running task does; or, in the heartbeat phase, report.
-          if (!self->totals.heartbeat_phase) self->send_poll();
+          // Wait for the next version, as a running task does; or, in the heartbeat phase, report;
+          // or wait for new tokens.
+          if (self->totals.token_phase) {
+            self->send_tokens_poll();
+          } else if (!self->totals.heartbeat_phase) {
+            self->send_poll();
+          }
         } else {
           ++self->totals.holding_second;
         }
+      });
+    });
+  }
+  void send_tokens_poll() {
+    request = {http::verb::get, "/v1/tokens?after=0&wait_ms=60000", 11};
+    request.set(http::field::host, "127.0.0.1");
+    request.set("X-Spindle-Secret", "bench-secret");
+    request.body().clear();
+    request.prepare_payload();
+    response = {};
+    http::async_write(stream, request, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->fail("tokens", ec);
+      http::async_read(self->stream, self->buffer, self->response, [self](beast::error_code read_ec, std::size_t) {
+        if (read_ec) return self->fail("tokens", read_ec);
+        if (self->response.result_int() == 204) return self->send_tokens_poll();
+        if (self->response.result_int() != 200) return self->fail("tokens", read_ec, self->response.result_int());
+        const auto parsed = nlohmann::json::parse(self->response.body(), nullptr, false);
+        if (!parsed.is_object() || !parsed.contains("credentials")) return self->fail("tokens body");
+        self->totals.body_bytes += self->response.body().size();
+        ++self->totals.holding_tokens;
       });
     });
   }
@@ -262,8 +294,10 @@ class LifecycleBackend final : public spindle::JobApiBackend {
     return spindle::job_status(lifecycle_, "application_1_0001", 1, 0, selection);
   }
   spindle::EventLog& events() override { return events_; }
+  spindle::TokenShelf* tokens() override { return &shelf_; }
 
  private:
+  spindle::TokenShelf shelf_;
   spindle::EventLog events_;
   spindle::JobLifecycle lifecycle_;
   std::mutex mutex_;
@@ -325,6 +359,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "gzip") == 0) totals.accept = "gzip";
     if (std::strcmp(argv[i], "tls") == 0) tls = true;
     if (std::strcmp(argv[i], "heartbeats") == 0) totals.heartbeat_phase = true;
+    if (std::strcmp(argv[i], "tokens") == 0) totals.token_phase = true;
   }
   std::optional<spindle::SelfSignedCertificate> certificate;
   if (tls) {
@@ -369,7 +404,7 @@ int main(int argc, char** argv) {
       api.tls_key_pem = certificate->key_pem;
     }
     std::unique_ptr<LifecycleBackend> backend;
-    if (totals.heartbeat_phase) backend = std::make_unique<LifecycleBackend>(*spec, rendezvous);
+    if (totals.heartbeat_phase || totals.token_phase) backend = std::make_unique<LifecycleBackend>(*spec, rendezvous);
     auto server = spindle::JobApiServer::start(rendezvous, api, backend.get());
     const std::uint16_t port = server ? (*server)->port() : 0;
     if (::write(port_pipe[1], &port, sizeof(port)) != sizeof(port)) return 1;
@@ -379,6 +414,17 @@ int main(int argc, char** argv) {
     while (::read(command_pipe[0], &command, 1) > 0) {
       if (command == 'h') {
         getrusage(RUSAGE_SELF, &phase_start);
+        continue;
+      }
+      if (command == 't') {
+        // Every executor waits for tokens before the new set is shelved.
+        while (backend->tokens()->waiting() < static_cast<std::size_t>(executors)) {
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        getrusage(RUSAGE_SELF, &phase_start);
+        const char shelved = 's';
+        if (::write(port_pipe[1], &shelved, 1) != 1) return 1;
+        backend->tokens()->put(std::string(900, 't'));
         continue;
       }
       if (command == 'e') {
@@ -452,6 +498,18 @@ int main(int argc, char** argv) {
       second_ok = second_ok && ::write(command_pipe[1], &end, 1) == 1 &&
                   ::read(port_pipe[0], &phase_cpu, sizeof(phase_cpu)) == sizeof(phase_cpu);
     }
+  } else if (first_ok && totals.token_phase) {
+    const char shelve = 't';
+    const char end = 'e';
+    char shelved = 0;
+    if (::write(command_pipe[1], &shelve, 1) == 1 && ::read(port_pipe[0], &shelved, 1) == 1) {
+      // The clock starts when every executor waits and the master shelves the set.
+      const auto round_start = std::chrono::steady_clock::now();
+      second_ok = wait_for(totals.holding_tokens, executors, totals.failed);
+      second_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - round_start).count();
+      second_ok = second_ok && ::write(command_pipe[1], &end, 1) == 1 &&
+                  ::read(port_pipe[0], &phase_cpu, sizeof(phase_cpu)) == sizeof(phase_cpu);
+    }
   } else if (first_ok) {
     const char restart = 'r';
     char withdrawn = 0;
@@ -486,6 +544,11 @@ int main(int argc, char** argv) {
         totals.heartbeats.load(), phase_seconds, static_cast<long long>(heartbeat_interval.count()),
         totals.heartbeats.load() / std::max(phase_seconds, 1e-9), phase_cpu, phase_cpu / std::max(phase_seconds, 1e-9),
         phase_cpu * 1e6 / std::max(1, totals.heartbeats.load()));
+  } else if (totals.token_phase) {
+    std::printf(
+        "token round: a new set shelved; %d executors held it %.3f s later; the job API used %.3f CPU seconds for "
+        "the round\n",
+        totals.holding_tokens.load(), second_seconds, phase_cpu);
   } else {
     std::printf(
         "restart round: one task registered again at a new address; %d executors held the new version in %.3f s: "

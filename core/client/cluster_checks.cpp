@@ -200,8 +200,8 @@ void check_one_container(Checklist& checks, const yarn::HadoopConfiguration& con
     std::snprintf(lifetime, sizeof(lifetime), days >= 1 ? "%.1f days" : "%.1f hours", days >= 1 ? days : days * 24);
     checks.ok("token lifetime", std::string("the job's delegation tokens live at most ") + lifetime + " (" +
                                     first->kind +
-                                    "); a job still running then loses HDFS and the ResourceManager, as Spindle "
-                                    "cannot renew tokens past their maximum lifetime yet");
+                                    "); a job that runs longer needs --principal and --keytab, from which its "
+                                    "application master gets new ones");
   }
   if (auto submitted = client.submit(request); !submitted) {
     checks.fail("application", submitted.error().message);

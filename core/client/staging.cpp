@@ -39,6 +39,16 @@ class LocalStaging final : public StagingArea {
     if (ec) return make_error("cannot stage " + local.string() + " in " + directory_.string() + ": " + ec.message());
     return described(directory_ / name, name, archive);
   }
+  Result<yarn::LocalFile> put_private(const std::filesystem::path& local, const std::string& name) override {
+    std::error_code ec;
+    std::filesystem::permissions(directory_, std::filesystem::perms::owner_all, ec);
+    auto put_file = put(local, name, false);
+    if (!put_file) return put_file;
+    std::filesystem::permissions(directory_ / name,
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_write, ec);
+    if (ec) return make_error("cannot make " + (directory_ / name).string() + " private: " + ec.message());
+    return put_file;
+  }
   Result<yarn::LocalFile> describe(const std::string& uri, const std::string& name, bool archive) override {
     if (!uri.starts_with("file://")) {
       return make_error(uri + " is on another file system than the cluster's default (file:); give a local path");
@@ -88,6 +98,14 @@ class HdfsStaging final : public StagingArea {
     const auto path = directory_ + "/" + name;
     if (auto uploaded = hdfs_.upload(local, path, true); !uploaded) return uploaded.error();
     return described(path, name, archive);
+  }
+  Result<yarn::LocalFile> put_private(const std::filesystem::path& local, const std::string& name) override {
+    const auto path = directory_ + "/" + name;
+    // The directory is 700 from the start, so the moment before the file's
+    // own permission is set shows it to nobody else either.
+    if (auto uploaded = hdfs_.upload(local, path, true); !uploaded) return uploaded.error();
+    if (auto made_private = hdfs_.set_permission(path, "600"); !made_private) return made_private.error();
+    return described(path, name, false);
   }
   Result<yarn::LocalFile> describe(const std::string& uri, const std::string& name, bool archive) override {
     if (!uri.starts_with("hdfs://")) {

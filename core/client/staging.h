@@ -23,6 +23,9 @@ class StagingArea {
   virtual Result<void> create() = 0;
   // Copies a local file in and describes it the way YARN checks it.
   virtual Result<yarn::LocalFile> put(const std::filesystem::path& local, const std::string& name, bool archive) = 0;
+  // The same for a secret (the job's keytab): readable by the job's user
+  // alone, in a directory nobody else may enter.
+  virtual Result<yarn::LocalFile> put_private(const std::filesystem::path& local, const std::string& name) = 0;
   // A file already on the cluster's file system (hdfs:///..., file:///...).
   virtual Result<yarn::LocalFile> describe(const std::string& uri, const std::string& name, bool archive) = 0;
   // Writes a small file and reads it back, for `spindle doctor` to prove

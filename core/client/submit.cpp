@@ -32,6 +32,7 @@
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
 #include "spindle/yarn/credentials.h"
+#include "spindle/yarn/kerberos_config.h"
 #include "spindle/yarn/resource_manager_rest.h"
 #include "spindle/yarn/token_lifetime.h"
 #include "spindle/yarn/web_tls.h"
@@ -254,11 +255,27 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   };
   auto tokens = obtain_job_tokens(spec, configuration, token_options);
   if (!tokens) return cluster_error(tokens.error().message);
+  // With a keytab on a Kerberos cluster the application master logs in on
+  // its node and renews the job's tokens (docs/architecture.md, "Jobs that
+  // outlive their tokens"): it needs the realm's KDCs as this machine knows them.
+  const bool renews_tokens = spec.kerberos && yarn::uses_kerberos(configuration);
+  std::optional<yarn::KerberosRealm> realm;
+  if (renews_tokens) {
+    const auto at = spec.kerberos->principal.rfind('@');
+    auto found =
+        yarn::realm_from_local_krb5_conf(at == std::string::npos ? "" : spec.kerberos->principal.substr(at + 1));
+    if (!found) return bad_input("the job's keytab cannot be used on the cluster: " + found.error().message);
+    realm = std::move(*found);
+  }
   if (const auto first = yarn::first_to_end(tokens->tokens)) {
-    const auto told =
-        tokens_at_submit(std::chrono::duration_cast<std::chrono::milliseconds>(first->ends.time_since_epoch()).count(),
-                         first->kind, spec.timeout, wall_clock_ms());
-    progress((told.warning ? "warning: " : "") + told.sentence);
+    const auto ends_ms = std::chrono::duration_cast<std::chrono::milliseconds>(first->ends.time_since_epoch()).count();
+    if (renews_tokens) {
+      progress("the job's delegation tokens end at " + utc_minute(ends_ms) +
+               "; its application master gets new ones from the keytab before then");
+    } else {
+      const auto told = tokens_at_submit(ends_ms, first->kind, spec.timeout, wall_clock_ms());
+      progress((told.warning ? "warning: " : "") + told.sentence);
+    }
   }
   if (auto writable = check_output_writable(spec.output, configuration); !writable) {
     return bad_input(writable.error().message);
@@ -377,6 +394,16 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     staged.push_back(std::move(*input));
   }
 
+  // The keytab goes to the application master alone: it is not among the
+  // files every task gets, and the staging directory it is in goes at the end.
+  std::optional<yarn::LocalFile> keytab;
+  if (renews_tokens) {
+    auto put = area.put_private(spec.kerberos->keytab, container_contract::keytab_link_name);
+    if (!put)
+      return fail(bad_input("the keytab " + spec.kerberos->keytab + " cannot be staged: " + put.error().message));
+    keytab = std::move(*put);
+  }
+
   yarn::SubmissionRequest request;
   request.id = created->id;
   request.name = spec.name;
@@ -397,6 +424,14 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   }
   request.am.environment[container_contract::resources_variable] = yarn::encode_local_files(staged);
   request.am.environment[container_contract::staging_variable] = area.removal_location();
+  if (keytab) {
+    request.am.files.push_back(*keytab);
+    request.am.environment[container_contract::kerberos_principal_variable] = spec.kerberos->principal;
+    request.am.environment[container_contract::kerberos_realm_variable] = realm->name;
+    std::string kdcs;
+    for (const auto& kdc : realm->kdcs) kdcs += (kdcs.empty() ? "" : ",") + kdc;
+    request.am.environment[container_contract::kerberos_kdcs_variable] = kdcs;
+  }
   request.am.commands = {std::string(container_contract::master_command) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
   yarn::Credentials credentials = std::move(*tokens);
   credentials.secrets[container_contract::secret_alias] = *secret;

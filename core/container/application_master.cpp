@@ -12,8 +12,11 @@
 
 #include "container/container_context.h"
 #include "container/job_file.h"
+#include "container/kerberos_login.h"
 #include "container/output_cleanup.h"
 #include "container/staging_cleanup.h"
+#include "container/token_file.h"
+#include "container/token_refresher.h"
 #include "spindle/core/clock.h"
 #include "spindle/core/container_contract.h"
 #include "spindle/core/job_api_server.h"
@@ -21,6 +24,7 @@
 #include "spindle/core/job_status.h"
 #include "spindle/core/shell_quote.h"
 #include "spindle/core/token_expiry.h"
+#include "spindle/core/token_shelf.h"
 #include "spindle/yarn/application_master_client.h"
 #include "spindle/yarn/credentials.h"
 #include "spindle/yarn/node_manager_client.h"
@@ -94,8 +98,29 @@ class MasterBackend final : public JobApiBackend {
     return status;
   }
   // The first of the job's delegation tokens to reach its maximum lifetime; nullopt without any.
-  const std::optional<yarn::TokenLifetime>& tokens_end() const { return tokens_end_; }
+  std::optional<yarn::TokenLifetime> tokens_end() {
+    std::lock_guard lock(mutex_);
+    return tokens_end_;
+  }
   EventLog& events() override { return events_; }
+  TokenShelf* tokens() override { return refreshing_ ? &shelf_ : nullptr; }
+
+  // A new set of the job's tokens: its executors are handed them, and the
+  // job's end of tokens is theirs from now on.
+  void new_tokens(const std::map<std::string, yarn::Token>& tokens) {
+    yarn::Credentials credentials;
+    credentials.tokens = tokens;
+    {
+      std::lock_guard lock(mutex_);
+      refreshing_ = true;
+      tokens_end_ = yarn::first_to_end(tokens);
+    }
+    shelf_.put(credentials.serialize());
+  }
+  void will_refresh() {
+    std::lock_guard lock(mutex_);
+    refreshing_ = true;
+  }
 
  private:
   JobLifecycle& lifecycle_;
@@ -103,7 +128,9 @@ class MasterBackend final : public JobApiBackend {
   Rendezvous& rendezvous_;
   const std::string application_id_;
   const std::int64_t started_ms_ = wall_clock_ms();
-  const std::optional<yarn::TokenLifetime> tokens_end_;
+  std::optional<yarn::TokenLifetime> tokens_end_;
+  TokenShelf shelf_;
+  std::atomic<bool> refreshing_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool woken_ = false;
@@ -128,7 +155,27 @@ class ApplicationMaster {
         lifecycle_(spec, rendezvous_, events_),
         backend_(lifecycle_, events_, rendezvous_, context_.application_id,
                  yarn::first_to_end(context_.delegation_tokens)),
-        node_web_scheme_(std::move(node_web_scheme)) {}
+        node_web_scheme_(std::move(node_web_scheme)),
+        token_file_(context_.token_file),
+        initial_tokens_end_(yarn::first_to_end(context_.delegation_tokens)) {}
+
+  // For a job submitted with a keytab: obtains new tokens before the held
+  // ones die, puts them in this container's token file (for the master's
+  // own HDFS clients and the containers it launches from now on) and hands
+  // them to the running executors.
+  void refresh_tokens(const yarn::HadoopConfiguration& configuration, const JobSpec& spec) {
+    backend_.will_refresh();
+    auto deliver = [this](const std::map<std::string, yarn::Token>& tokens) {
+      if (auto replaced = TokenFile::replace_tokens(context_.token_file, tokens); !replaced) {
+        log("the new tokens are not in this container's token file: " + replaced.error().message);
+      }
+      backend_.new_tokens(tokens);
+      events_.append("tokens", "", "new delegation tokens handed to every task");
+    };
+    refresher_ = std::make_unique<TokenRefresher>(configuration, spec, context_.delegation_tokens, std::move(deliver),
+                                                  [](const std::string& line) { log(line); });
+    refresher_->start();
+  }
 
   Result<void> start(yarn::ApplicationMasterClient& scheduler) {
     scheduler_ = &scheduler;
@@ -168,6 +215,7 @@ class ApplicationMaster {
           lifecycle_.kill("the application master was stopped by signal " + std::to_string(stop_signal.load()));
         }
         lifecycle_.tick(Clock::now());
+        end_when_tokens_died();
         silent = lifecycle_.take_containers_to_stop();
         for (auto& unclaimed : lifecycle_.take_containers_to_release()) release_.push_back(std::move(unclaimed));
         asks = changed_asks(outstanding);
@@ -254,6 +302,19 @@ class ApplicationMaster {
     }
   }
 
+  // Without a keytab nothing renews the tokens past their maximum
+  // lifetime: from then on every task's HDFS access is refused, so the job
+  // ends, said as what it is, rather than hanging on refusals.
+  // Called with the backend's lock held.
+  void end_when_tokens_died() {
+    if (refresher_ || lifecycle_.ending() || !initial_tokens_end_) return;
+    const auto now = wall_clock_ms();
+    const auto ended = tokens_ended_diagnosis(
+        std::chrono::duration_cast<std::chrono::milliseconds>(initial_tokens_end_->ends.time_since_epoch()).count(),
+        initial_tokens_end_->kind, now);
+    if (!ended.empty()) lifecycle_.fail(ended + ".");
+  }
+
   Result<void> finish() {
     std::string diagnostics;
     yarn::FinalStatus status;
@@ -271,7 +332,7 @@ class ApplicationMaster {
       const auto ended = tokens_ended_diagnosis(
           std::chrono::duration_cast<std::chrono::milliseconds>(tokens->ends.time_since_epoch()).count(), tokens->kind,
           wall_clock_ms());
-      if (!ended.empty()) diagnostics = ended + "; " + diagnostics;
+      if (!ended.empty() && diagnostics.find(ended) == std::string::npos) diagnostics = ended + "; " + diagnostics;
     }
     log("finishing: " + diagnostics);
     auto finished = scheduler_->finish(status, diagnostics, tracking_url_);
@@ -438,9 +499,12 @@ class ApplicationMaster {
     // Tasks pin the API's certificate; its key stays here.
     if (!context_.api_pin.empty()) credentials.secrets[container_contract::api_pin_alias] = context_.api_pin;
     credentials.secrets[container_contract::job_spec_alias] = context_.job_spec_json;
-    // Tasks reach HDFS (TensorFlow, TensorBoard) and the ResourceManager with the job's tokens.
-    credentials.tokens = context_.delegation_tokens;
+    // Tasks reach HDFS (TensorFlow, TensorBoard) and the ResourceManager with
+    // the job's tokens: the newest, where the master renews them.
+    credentials.tokens = token_file_.delegation_tokens();
+    if (credentials.tokens.empty()) credentials.tokens = context_.delegation_tokens;
     launch.credentials = credentials.serialize();
+    if (refresher_) launch.environment[container_contract::token_refresh_variable] = "1";
     launch.commands = {std::string(container_contract::task_command) + " --task " + shell_quote(task->to_string()) +
                        " --api " + shell_quote(api_address_) + " --attempt " + std::to_string(attempt) +
                        " --restarts " + std::to_string(restarts) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
@@ -494,6 +558,9 @@ class ApplicationMaster {
   std::set<std::string> stopping_;
   std::uint64_t published_ = 0;
   std::map<std::string, std::unique_ptr<yarn::NodeManagerClient>> node_managers_;
+  TokenFile token_file_;
+  const std::optional<yarn::TokenLifetime> initial_tokens_end_;
+  std::unique_ptr<TokenRefresher> refresher_;
 };
 
 }  // namespace
@@ -519,10 +586,12 @@ int run_application_master(const MasterOptions& options) {
   }
   auto spec = read_job_spec(*context);
   auto staged = yarn::decode_local_files(options.staged_files_json);
-  if (!spec || !staged) {
+  auto job_login = set_up_job_login(*configuration);
+  if (!spec || !staged || !job_login) {
     // Register only to say why, so the user reads it in the application's diagnostics.
-    const auto why = !spec ? spec.error().message
-                           : std::string(container_contract::resources_variable) + ": " + staged.error().message;
+    const auto why = !spec     ? spec.error().message
+                     : !staged ? std::string(container_contract::resources_variable) + ": " + staged.error().message
+                               : "cannot log in from the job's keytab: " + job_login.error().message;
     log(why);
     if ((*scheduler)->register_master(context->host, 0, "")) {
       (void)(*scheduler)->finish(yarn::FinalStatus::failed, why, "");
@@ -531,9 +600,11 @@ int run_application_master(const MasterOptions& options) {
     return 1;
   }
   const std::string output = spec->output;
+  const JobSpec token_spec = *spec;
   // The NodeManagers' pages are https:// where yarn.http.policy says HTTPS_ONLY.
   ApplicationMaster master(*context, std::move(*spec), std::move(*staged),
                            yarn::web_scheme(*configuration, yarn::WebService::yarn));
+  if (*job_login) master.refresh_tokens(*configuration, token_spec);
   if (auto started = master.start(**scheduler); !started) {
     log(started.error().message);
     return 1;

@@ -50,6 +50,7 @@ Result<ContainerContext> read_container_context() {
                       "); containers of a Spindle job get it from spindle submit");
   }
   context.secret = secret->second;
+  context.token_file = token_file;
   auto secret_named = [&](const char* alias) {
     const auto found = credentials->secrets.find(alias);
     return found == credentials->secrets.end() ? std::string() : found->second;

@@ -15,7 +15,8 @@ struct ContainerContext {
   int attempt = 1;                  // the application attempt the container belongs to
   std::string host;                 // NM_HOST: the name YARN knows the node by
   std::string user;                 // USER
-  std::string secret;               // from $HADOOP_TOKEN_FILE_LOCATION
+  std::string token_file;           // $HADOOP_TOKEN_FILE_LOCATION
+  std::string secret;               // from it
   std::string api_certificate_pem;  // the master's, on an encrypted cluster
   std::string api_key_pem;          // the master's, on an encrypted cluster
   std::string api_pin;              // the certificate's SHA-256: TLS to the job API when set

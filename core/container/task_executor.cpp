@@ -20,6 +20,8 @@
 #include "container/output_mirror.h"
 #include "container/python_env_setup.h"
 #include "container/python_hook.h"
+#include "container/token_file.h"
+#include "spindle/core/container_contract.h"
 #include "spindle/core/environment.h"
 #include "spindle/core/job_api_client.h"
 #include "spindle/core/job_certificate.h"
@@ -27,6 +29,7 @@
 #include "spindle/core/task_process.h"
 #include "spindle/core/task_writes.h"
 #include "spindle/core/tls_front.h"
+#include "spindle/yarn/credentials.h"
 #include "spindle/yarn/token_service.h"
 
 namespace spindle::container {
@@ -352,6 +355,42 @@ int run_task_executor(const ExecutorOptions& options) {
       log("cluster spec version " + std::to_string((*answer)->version) + " received");
     }
   }).detach();
+
+  // A job whose master renews its tokens: each new set goes into this
+  // container's token file, where the task's HDFS clients (the bridge, the
+  // output mirror) take it from without a restart.
+  if (const char* refresh = std::getenv(container_contract::token_refresh_variable); refresh && *refresh) {
+    std::thread([&link, secret = context->secret, pin = context->api_pin, token_file = context->token_file] {
+      std::uint64_t generation = link.generation();
+      std::uint64_t held = 0;
+      auto watcher = job_api_client(link.api(), secret, pin);
+      while (true) {
+        if (link.generation() != generation) {
+          generation = link.generation();
+          watcher = job_api_client(link.api(), secret, pin);
+        }
+        auto answer = watcher->tokens_after(held, std::chrono::seconds(30));
+        if (!answer) {
+          std::this_thread::sleep_for(std::chrono::seconds(2));
+          continue;
+        }
+        if (!*answer) continue;
+        auto credentials = yarn::Credentials::parse((*answer)->second, "the job API's tokens");
+        if (!credentials) {
+          log(credentials.error().message);
+          std::this_thread::sleep_for(std::chrono::seconds(2));
+          continue;
+        }
+        if (auto replaced = TokenFile::replace_tokens(token_file, credentials->tokens); !replaced) {
+          log("new tokens not kept: " + replaced.error().message);
+          std::this_thread::sleep_for(std::chrono::seconds(2));
+          continue;
+        }
+        held = (*answer)->first;
+        log("new delegation tokens (generation " + std::to_string(held) + ") in the container's token file");
+      }
+    }).detach();
+  }
 
   const auto note_signals = [&] {
     for (int signal : (*forwarder)->take()) {

@@ -33,9 +33,8 @@ TokensAtSubmit tokens_at_submit(std::int64_t tokens_end_ms, const std::string& k
                           hours_and_minutes(left) + " (" + kind + ", at the cluster's maximum lifetime)";
   if (short_of_timeout || soon) {
     return {true, end + (short_of_timeout ? ", before its timeout of " + hours_and_minutes(timeout_ms) : "") +
-                      "; HDFS and the ResourceManager refuse its tasks after that, and Spindle cannot renew tokens "
-                      "past it yet: run it in parts that resume from a checkpoint, or ask for a longer "
-                      "dfs.namenode.delegation.token.max-lifetime"};
+                      "; HDFS and the ResourceManager refuse its tasks after that: submit with --principal and "
+                      "--keytab so that its application master gets new tokens in time"};
   }
   return {false, end};
 }
@@ -56,9 +55,9 @@ std::string tokens_end_notice(std::int64_t tokens_end_ms, const std::string& kin
 
 std::string tokens_ended_diagnosis(std::int64_t tokens_end_ms, const std::string& kind, std::int64_t now_ms) {
   if (tokens_end_ms <= 0 || now_ms < tokens_end_ms) return {};
-  return "the job's delegation tokens ended at " + utc_minute(tokens_end_ms) + " (" + kind +
-         ", at the cluster's maximum lifetime; Spindle cannot renew tokens past it, so run jobs that last longer "
-         "in parts that resume from a checkpoint, or ask for a longer dfs.namenode.delegation.token.max-lifetime)";
+  return "the job's delegation tokens expired at " + utc_minute(tokens_end_ms) + " (" + kind +
+         ", at the cluster's maximum lifetime), after which HDFS and the ResourceManager refuse its tasks; submit "
+         "with --principal and --keytab so that its application master gets new tokens in time";
 }
 
 }  // namespace spindle

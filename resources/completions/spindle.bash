@@ -52,7 +52,7 @@ _spindle() {
   case "$command" in
     validate) options="$short_form --json --cluster" ;;
     render-env) options="$short_form --hosts --task --app-id --attempt --json" ;;
-    submit) options="$short_form --wait --json --no-fit-check" ;;
+    submit) options="$short_form --wait --json --no-fit-check --principal --keytab" ;;
     status | history) options="--json" ;;
     logs) options="--file --all-files -f --follow" ;;
     tensorboard) options="--port --bind" ;;

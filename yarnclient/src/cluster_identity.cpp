@@ -1,9 +1,6 @@
 #include "spindle/yarn/cluster_identity.h"
 
-#include <chrono>
 #include <cstdlib>
-#include <map>
-#include <mutex>
 #include <string_view>
 
 #include "ipc/sasl_mechanism.h"
@@ -67,19 +64,11 @@ Result<void> use_configured_keytab(const HadoopConfiguration& configuration) {
   const auto& keytab = configured->keytab;
   const auto login = ipc::keytab_login();
   if (!login) return make_error("this program was built without Kerberos support, which this cluster requires");
-  // Tickets last hours; a new one each hour keeps a long-running app logged in.
-  static std::mutex mutex;
-  static std::map<std::string, std::chrono::steady_clock::time_point> logged_in;
-  std::lock_guard lock(mutex);
-  const auto key = keytab + '\n' + principal;
-  const auto now = std::chrono::steady_clock::now();
-  if (auto found = logged_in.find(key); found != logged_in.end() && now - found->second < std::chrono::hours(1)) {
-    return {};
-  }
+  // The login keeps its ticket an hour, then asks the KDC again, so a
+  // long-running program stays logged in.
   auto cache = login(principal, keytab);
   if (!cache) return cache.error();
   ::setenv("KRB5CCNAME", cache->c_str(), 1);
-  logged_in[key] = now;
   return {};
 }
 

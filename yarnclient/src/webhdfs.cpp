@@ -247,14 +247,21 @@ Result<WebHdfs> WebHdfs::from_configuration(const HadoopConfiguration& configura
 }
 
 Result<WebHdfs> WebHdfs::for_container(const HadoopConfiguration& configuration, std::string user,
-                                       std::optional<Token> delegation) {
+                                       std::function<std::optional<Token>()> delegation) {
   auto located = locate(configuration);
   if (!located) return located.error();
   Options options = std::move(*located);
   options.user = std::move(user);
-  options.delegation = std::move(delegation);
+  options.delegation_source = std::move(delegation);
   options.kerberos = false;
   return WebHdfs(std::move(options));
+}
+
+std::optional<Token> WebHdfs::current_delegation() const {
+  if (options_.delegation_source) {
+    if (auto token = options_.delegation_source()) return token;
+  }
+  return options_.delegation;
 }
 
 std::string WebHdfs::url(const std::string& path, const std::string& operation, const std::string& extra) const {
@@ -264,8 +271,8 @@ std::string WebHdfs::url(const std::string& path, const std::string& operation, 
 std::string WebHdfs::url_at(const std::string& namenode, const std::string& path, const std::string& operation,
                             const std::string& extra) const {
   std::string who;
-  if (options_.delegation) {
-    who = "&delegation=" + encode_token_url_string(*options_.delegation);
+  if (const auto token = current_delegation()) {
+    who = "&delegation=" + encode_token_url_string(*token);
   } else if (!options_.kerberos) {
     who = "&user.name=" + http::escape(options_.user);
   }
@@ -301,7 +308,7 @@ http::Request WebHdfs::new_request(std::string method, std::string target) const
   request.method = std::move(method);
   request.url = std::move(target);
   request.connect_timeout = options_.connect_timeout;
-  request.negotiate = !options_.delegation;
+  request.negotiate = !current_delegation();
   request.cookies = cookies_.get();
   request.trust = options_.trust.get();
   return request;
@@ -403,6 +410,14 @@ Result<bool> WebHdfs::rename(const std::string& from, const std::string& to) {
   auto answer = json_answer(what, namenode_call(what, "PUT", from, "RENAME", "&destination=" + escape_path(to)));
   if (!answer) return answer.error();
   return true_member(*answer, "boolean");
+}
+
+Result<void> WebHdfs::set_permission(const std::string& path, const std::string& permission) {
+  const std::string what = "setting the permission of " + path + " in HDFS to " + permission;
+  auto response = namenode_call(what, "PUT", path, "SETPERMISSION", "&permission=" + permission);
+  if (!response) return response.error();
+  if (response->status != 200) return remote_error(what, *response);
+  return {};
 }
 
 Result<void> WebHdfs::replace(const std::string& from, const std::string& to) {

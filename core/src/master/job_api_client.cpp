@@ -229,4 +229,20 @@ Result<std::vector<JobEvent>> JobApiClient::events_after(std::uint64_t after, st
   return job_api::events_from_json(nlohmann::json::parse(answer->body, nullptr, false));
 }
 
+Result<std::optional<std::pair<std::uint64_t, std::string>>> JobApiClient::tokens_after(
+    std::uint64_t after, std::chrono::milliseconds wait) {
+  auto answer =
+      exchange("GET", "/v1/tokens?after=" + std::to_string(after) + "&wait_ms=" + std::to_string(wait.count()), "",
+               wait + timeout_);
+  if (!answer) return answer.error();
+  using Held = std::optional<std::pair<std::uint64_t, std::string>>;
+  if (answer->status == 204) return Held{};
+  if (answer->status != 200) {
+    return make_error("the application master gave no tokens: " + message_of(answer->body, answer->status));
+  }
+  auto tokens = job_api::tokens_from_json(nlohmann::json::parse(answer->body, nullptr, false));
+  if (!tokens) return tokens.error();
+  return Held{std::make_pair(tokens->generation, std::move(tokens->credentials))};
+}
+
 }  // namespace spindle

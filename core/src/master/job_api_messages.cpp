@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "spindle/core/text_encodings.h"
+
 namespace spindle::job_api {
 namespace {
 
@@ -146,6 +148,22 @@ Result<std::vector<JobEvent>> events_from_json(const nlohmann::json& body) {
     events.push_back(std::move(event));
   }
   return events;
+}
+
+nlohmann::json tokens_to_json(std::uint64_t generation, const std::string& credentials) {
+  return {{"generation", generation}, {"credentials", base64_encode(credentials)}};
+}
+
+Result<TokenGeneration> tokens_from_json(const nlohmann::json& body) {
+  const auto refused =
+      make_error("the application master's tokens answer is not {\"generation\": <number>, \"credentials\": <base64>}");
+  if (!body.is_object() || !body.contains("generation") || !body["generation"].is_number_unsigned() ||
+      !body.contains("credentials") || !body["credentials"].is_string()) {
+    return refused;
+  }
+  auto bytes = base64_decode(body["credentials"].get<std::string>());
+  if (!bytes) return refused;
+  return TokenGeneration{body["generation"].get<std::uint64_t>(), std::move(*bytes)};
 }
 
 std::string body_text(const nlohmann::json& body) {

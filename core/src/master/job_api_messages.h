@@ -38,6 +38,15 @@ Result<TaskResult> result_from_json(const nlohmann::json& body);
 nlohmann::json events_to_json(const std::vector<JobEvent>& events, std::uint64_t last);
 Result<std::vector<JobEvent>> events_from_json(const nlohmann::json& body);
 
+// GET /v1/tokens: a generation of the job's tokens, the credentials
+// (Hadoop's token storage format) in base64.
+struct TokenGeneration {
+  std::uint64_t generation = 0;
+  std::string credentials;
+};
+nlohmann::json tokens_to_json(std::uint64_t generation, const std::string& credentials);
+Result<TokenGeneration> tokens_from_json(const nlohmann::json& body);
+
 // A JSON body as text: invalid UTF-8 is replaced, never thrown on.
 std::string body_text(const nlohmann::json& body);
 

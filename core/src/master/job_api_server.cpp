@@ -155,6 +155,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle(Request request);
   void handle_register(const Request& request, std::string_view type, std::string_view index);
   void handle_cluster(const Request& request, std::string_view query);
+  void handle_tokens(const Request& request, std::string_view query, TokenShelf& shelf);
   void handle_task_report(const Request& request, std::string_view type, std::string_view index, std::string_view what);
   void handle_events(const Request& request, std::string_view query);
   void handle_page(const Request& request);
@@ -347,6 +348,10 @@ void Session::handle(Request request) {
     handle_events(request, query);
     return;
   }
+  if (path == "/v1/tokens" && request.method() == http::verb::get && server_.backend() && server_.backend()->tokens()) {
+    handle_tokens(request, query, *server_.backend()->tokens());
+    return;
+  }
   reply(request, http::status::not_found, error_json("no such resource: " + std::string(path)));
 }
 
@@ -477,6 +482,32 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
     } else {
       self->reply(to, http::status::no_content, "");
     }
+  });
+}
+
+void Session::handle_tokens(const Request& request, std::string_view query, TokenShelf& shelf) {
+  const std::uint64_t after = query_number(query, "after").value_or(0);
+  const auto wait = std::chrono::milliseconds(std::min<std::uint64_t>(
+      query_number(query, "wait_ms").value_or(0), static_cast<std::uint64_t>(server_.options().longest_wait.count())));
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  auto self = shared_from_this();
+  const Answering to = answering(request);
+  std::weak_ptr<Session> weak = self;  // see handle_events
+  const auto ticket =
+      shelf.when_after(after, [weak, answered, to](std::uint64_t generation, const std::string& credentials) {
+        auto session = weak.lock();
+        if (!session || answered->exchange(true)) return;
+        auto body = job_api::body_text(job_api::tokens_to_json(generation, credentials));
+        net::post(session->stream_.get_executor(), [session, to, body = std::move(body)]() mutable {
+          session->poll_timer_.cancel();
+          session->reply(to, http::status::ok, std::move(body));
+        });
+      });
+  poll_timer_.expires_after(wait);
+  poll_timer_.async_wait([self, answered, to, &shelf, ticket](beast::error_code ec) {
+    if (ec || answered->exchange(true)) return;
+    shelf.forget(ticket);
+    self->reply(to, http::status::no_content, "");
   });
 }
 

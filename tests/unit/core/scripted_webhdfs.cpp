@@ -192,7 +192,7 @@ HadoopConfiguration ScriptedWebHdfs::configuration() const {
 }
 
 WebHdfs ScriptedWebHdfs::client() const {
-  auto hdfs = WebHdfs::for_container(configuration(), "tester", std::nullopt);
+  auto hdfs = WebHdfs::for_container(configuration(), "tester", {});
   if (!hdfs) throw std::runtime_error(hdfs.error().message);
   return std::move(*hdfs);
 }

@@ -1,8 +1,9 @@
 // HTTP for what runs in YARN containers. The container binary links every
-// library statically, and libcurl cannot be linked so; containers also hold
-// tokens, never a Kerberos ticket, so they need no SPNEGO. Beast over Asio
-// and OpenSSL does the rest: plain and TLS connections, bodies streamed both
-// ways, redirects, bounded waits.
+// library statically, and libcurl cannot be linked so. Beast over Asio and
+// OpenSSL does plain and TLS connections, bodies streamed both ways,
+// redirects and bounded waits. Tasks hold tokens only; an application
+// master given the job's keytab answers SPNEGO through the initiator the
+// Kerberos library installs (http/negotiate_initiator.h).
 #include <utility>  // before Asio, whose awaitable.hpp uses std::exchange without it
 
 #include <openssl/ssl.h>
@@ -20,9 +21,11 @@
 #include <limits>
 #include <optional>
 
+#include "http/negotiate_initiator.h"
 #include "spindle/core/asio_endpoints.h"
 #include "spindle/core/host_names.h"
 #include "spindle/core/text.h"
+#include "spindle/core/text_encodings.h"
 #include "spindle/yarn/http_client.h"
 #include "spindle/yarn/token_url_string.h"
 
@@ -271,17 +274,23 @@ bool is_redirect(long status) {
 }  // namespace
 
 bool spnego_available() {
-  return false;
+  return negotiate_initiator() != nullptr;
 }
 
 Error no_kerberos_ticket(std::string_view url) {
+  if (spnego_available()) {
+    return authentication_error(origin(url) +
+                                " refused the job's Kerberos login (SPNEGO); check the job's principal and keytab");
+  }
   return authentication_error(origin(url) +
                               " asks for a Kerberos login (SPNEGO), which a YARN container cannot make: it holds "
                               "delegation tokens only; the request must carry the job's delegation token");
 }
 
-Result<Response> perform(const Request& request) {
+Result<Response> perform(const Request& original) {
+  Request request = original;
   std::string url = request.url;
+  bool negotiated = false;
   for (int hop = 0;; ++hop) {
     auto target = parse_target(url);
     if (!target) return target.error();
@@ -299,10 +308,24 @@ Result<Response> perform(const Request& request) {
     if (request.follow_redirects && is_redirect(response->status) && !location.empty() && !request.read &&
         hop < redirect_limit) {
       url = absolute_location(*target, location);
+      // A Negotiate token is for one server: the next one challenges anew.
+      if (negotiated) {
+        std::erase_if(request.headers, [](const auto& header) { return header.first == "Authorization"; });
+        negotiated = false;
+      }
       continue;
     }
     if (request.negotiate && is_negotiate_challenge(*response)) {
       if (request.cookies) request.cookies->keep(url, "");
+      // One answer per server: a second challenge means the login was refused.
+      const auto initiator = negotiate_initiator();
+      if (initiator && !negotiated && !request.read) {
+        auto token = initiator(target->host);
+        if (!token) return token.error();
+        request.headers.emplace_back("Authorization", "Negotiate " + base64_encode(*token));
+        negotiated = true;
+        continue;
+      }
       return no_kerberos_ticket(url);
     }
     return response;

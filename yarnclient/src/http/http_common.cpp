@@ -1,13 +1,27 @@
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 
 #include <openssl/x509_vfy.h>
 
 #include "spindle/yarn/http_client.h"
 
+#include "http/negotiate_initiator.h"
 #include "spindle/core/text.h"
 
 namespace spindle::yarn::http {
+namespace {
+// Set once by a static initializer; constant-initialized, so no order matters.
+constinit std::atomic<NegotiateInitiator> installed_initiator{nullptr};
+}  // namespace
+
+void install_negotiate_initiator(NegotiateInitiator initiator) {
+  installed_initiator.store(initiator);
+}
+
+NegotiateInitiator negotiate_initiator() {
+  return installed_initiator.load();
+}
 
 std::string AuthCookies::for_url(const std::string& url) const {
   std::lock_guard lock(mutex_);

@@ -1,17 +1,16 @@
 #include "ipc/gssapi_mechanism.h"
 
-#include <gssapi/gssapi_ext.h>
+#include <gssapi/gssapi.h>
 #include <gssapi/gssapi_krb5.h>
-#include <krb5/krb5.h>
+#include <krb5.h>
 #include <unistd.h>
-
-#include <functional>
 
 #include "ipc/gss_handles.h"
 #include "ipc/gss_wrap_layer.h"
 #include "ipc/gssapi_security_layer.h"
 #include "ipc/kerberos_errors.h"
 #include "ipc/server_principal.h"
+#include "ipc/ticket_principal.h"
 
 namespace spindle::yarn::ipc {
 namespace {
@@ -36,14 +35,6 @@ KerberosDefaults kerberos_defaults() {
   if (const char* cache = krb5_cc_default_name(context)) defaults.ticket_cache = cache;
   krb5_free_context(context);
   return defaults;
-}
-
-// One in-memory cache per keytab and principal for the life of the process:
-// connections after the first reuse its ticket instead of asking the KDC,
-// and the library renews it from the keytab when it runs out.
-std::string memory_cache_for(const KerberosLogin& login) {
-  const auto key = std::hash<std::string>{}(login.keytab + '\n' + login.principal);
-  return "MEMORY:spindle-keytab-" + std::to_string(key);
 }
 
 class GssapiMechanism final : public SaslMechanism {
@@ -71,11 +62,20 @@ class GssapiMechanism final : public SaslMechanism {
     auto checked = check_server_principal(advertised, options_, canonical_host_name(server_host_), attempt_.realm);
     if (!checked) return checked.error();
     if (auto acquired = acquire_credentials(); !acquired) return acquired.error();
+#ifdef SPINDLE_KERBEROS_IN_CONTAINER
+    // The container's static build cannot let the library look the host
+    // up (it would load the node's NSS modules), so it names the server's
+    // principal whole, in the default realm.
+    const std::string service = advertised + "@" + attempt_.realm;
+    const gss_OID name_type = GSS_KRB5_NT_PRINCIPAL_NAME;
+#else
     // Hadoop's servers take the host-based service name protocol@serverId.
     const std::string service = offer.protocol() + "@" + offer.server_id();
+    const gss_OID name_type = GSS_C_NT_HOSTBASED_SERVICE;
+#endif
     auto service_buffer = input_buffer(service);
     OM_uint32 minor = 0;
-    const OM_uint32 major = gss_import_name(&minor, &service_buffer, GSS_C_NT_HOSTBASED_SERVICE, target_.out());
+    const OM_uint32 major = gss_import_name(&minor, &service_buffer, name_type, target_.out());
     if (GSS_ERROR(major)) return failure(Step::context, major, minor);
     return next_context_token({});
   }
@@ -127,20 +127,10 @@ class GssapiMechanism final : public SaslMechanism {
         return authentication_error("the keytab " + options_.login.keytab +
                                     " cannot be read; check the path and its permissions");
       }
-      GssName wanted;
-      if (!options_.login.principal.empty()) {
-        auto principal = input_buffer(options_.login.principal);
-        major = gss_import_name(&minor, &principal, GSS_KRB5_NT_PRINCIPAL_NAME, wanted.out());
-        if (GSS_ERROR(major)) return failure(Step::credentials, major, minor);
-      }
       // Tickets from the keytab go to a cache of our own in memory, never
       // into the user's ticket cache.
-      const std::string cache = memory_cache_for(options_.login);
-      gss_key_value_element_desc elements[] = {{"client_keytab", options_.login.keytab.c_str()},
-                                               {"ccache", cache.c_str()}};
-      gss_key_value_set_desc store{2, elements};
-      major = gss_acquire_cred_from(&minor, wanted.get(), GSS_C_INDEFINITE, &krb5_only, GSS_C_INITIATE, &store,
-                                    credential_.out(), nullptr, nullptr);
+      auto imported = keytab_credential(options_.login.principal, options_.login.keytab, credential_.out());
+      if (!imported) return imported.error();
     } else {
       major = gss_acquire_cred(&minor, GSS_C_NO_NAME, GSS_C_INDEFINITE, &krb5_only, GSS_C_INITIATE, credential_.out(),
                                nullptr, nullptr);

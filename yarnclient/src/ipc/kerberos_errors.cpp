@@ -2,7 +2,7 @@
 
 #include <gssapi/gssapi.h>
 #include <gssapi/gssapi_krb5.h>
-#include <krb5/krb5.h>
+#include <krb5.h>
 
 #include <cerrno>
 

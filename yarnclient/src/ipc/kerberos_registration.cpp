@@ -5,6 +5,10 @@
 
 #include "ipc/gssapi_mechanism.h"
 #include "ipc/ticket_principal.h"
+#ifdef SPINDLE_KERBEROS_IN_CONTAINER
+#include "http/negotiate_initiator.h"
+#include "ipc/spnego_initiator.h"
+#endif
 
 namespace {
 
@@ -12,6 +16,10 @@ const bool installed = [] {
   spindle::yarn::ipc::install_kerberos_mechanism(&spindle::yarn::ipc::gssapi_mechanism);
   spindle::yarn::ipc::install_ticket_principal_reader(&spindle::yarn::ipc::default_ticket_principal);
   spindle::yarn::ipc::install_keytab_login(&spindle::yarn::ipc::log_in_from_keytab);
+#ifdef SPINDLE_KERBEROS_IN_CONTAINER
+  // libcurl answers SPNEGO itself; Beast needs the token made for it.
+  spindle::yarn::http::install_negotiate_initiator(&spindle::yarn::ipc::spnego_token);
+#endif
   return true;
 }();
 

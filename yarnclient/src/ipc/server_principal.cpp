@@ -58,6 +58,11 @@ std::string canonical_host_name(const std::string& host) {
     if (::gethostname(own, sizeof(own) - 1) != 0) return host;
     name = own;
   }
+#ifdef SPINDLE_KERBEROS_IN_CONTAINER
+  // A static program has no NSS to ask (docs/architecture.md, "Security"):
+  // the name as configured stands.
+  return to_lower(name);
+#endif
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;

@@ -53,6 +53,19 @@ inline constexpr const char* api_pin_alias = "spindle.job.api.sha256";
 // with the launch, so a submit writes no file for it.
 inline constexpr const char* job_spec_alias = "spindle.job.spec";
 
+// A job submitted with a keytab (docs/architecture.md, "Jobs that outlive
+// their tokens"): the keytab, staged readable by the job's user alone and
+// localized for the application master only, under this name; the
+// principal it logs in as; the realm and its KDCs (host:port, comma-
+// separated) from the submitting machine's krb5.conf.
+inline constexpr const char* keytab_link_name = "spindle.keytab";
+inline constexpr const char* kerberos_principal_variable = "SPINDLE_KERBEROS_PRINCIPAL";
+inline constexpr const char* kerberos_realm_variable = "SPINDLE_KERBEROS_REALM";
+inline constexpr const char* kerberos_kdcs_variable = "SPINDLE_KERBEROS_KDCS";
+// Set in the task containers of such a job: their executors wait for new
+// tokens from the job API and put them in the container's token file.
+inline constexpr const char* token_refresh_variable = "SPINDLE_TOKEN_REFRESH";
+
 // The names under which the shipped Python environment appears in a task's
 // working directory: a directory YARN unpacked, or a PEX file as it is.
 inline constexpr const char* python_env_link_name = "python_env";

@@ -47,6 +47,11 @@ class JobApiClient {
   // Events after `after`, waiting up to `wait` for the first; empty when none came.
   Result<std::vector<JobEvent>> events_after(std::uint64_t after, std::chrono::milliseconds wait);
 
+  // The job's tokens of a generation past `after` (Hadoop's token storage
+  // format) with that generation, waiting up to `wait`; nothing if none came.
+  Result<std::optional<std::pair<std::uint64_t, std::string>>> tokens_after(std::uint64_t after,
+                                                                            std::chrono::milliseconds wait);
+
   std::string address() const { return host_ + ":" + std::to_string(port_); }
 
   // From now on, speak TLS and accept only the server whose certificate has

@@ -9,6 +9,7 @@
 #include "spindle/core/job_status.h"
 #include "spindle/core/rendezvous.h"
 #include "spindle/core/result.h"
+#include "spindle/core/token_shelf.h"
 
 namespace spindle {
 
@@ -74,6 +75,8 @@ class JobApiBackend {
   // The job with the tasks the selection lists (GET /v1/status, the job's page).
   virtual JobStatus status(const TaskSelection& selection) = 0;
   virtual EventLog& events() = 0;
+  // The job's newest tokens, when its application master refreshes them.
+  virtual TokenShelf* tokens() { return nullptr; }
 };
 
 // The application master's HTTP/1.1 API for task executors, the CLI and the GUI:
@@ -89,7 +92,10 @@ class JobApiBackend {
 //   POST /v1/tasks/<type>/<index>/result     TaskResult as JSON
 //   GET /v1/status                           the job and every task
 //   GET /v1/events?after=N&wait_ms=M         events after N (long poll)
-// The last four need a backend; without one they answer 404.
+//   GET /v1/tokens?after=N&wait_ms=M         the job's tokens of a generation
+//       past N, {"generation", "credentials": base64}, waiting up to M ms
+//       (204 when none came); only where the backend shelves tokens
+// The last five need a backend; without one they answer 404.
 // Requests without the job's secret get 401 and change nothing.
 class JobApiServer {
  public:

@@ -121,7 +121,8 @@ struct JobSpec {
   std::vector<std::string> file_systems;
   // Who submits on a Kerberos cluster when not the ticket in the credentials
   // cache: a principal and its keytab (an absolute path on the submitting
-  // machine). Never shipped to the cluster.
+  // machine). The keytab goes to the job's application master alone, which
+  // gets new delegation tokens from it; the shipped spec never names it.
   std::optional<KerberosLogin> kerberos;
   std::optional<MlflowTracking> mlflow;
   ApplicationMasterSpec application_master;

@@ -62,6 +62,10 @@ class WebHdfs {
     // Token-only, as inside YARN containers: every request carries
     // delegation=<url string> instead of user.name and never uses SPNEGO.
     std::optional<Token> delegation;
+    // A token that changes while this object lives (a container's token
+    // file, rewritten when the application master hands out new tokens):
+    // asked on every request, and before `delegation`.
+    std::function<std::optional<Token>()> delegation_source;
     std::chrono::milliseconds connect_timeout{20'000};
     // dfs.http.policy=HTTPS_ONLY (swebhdfs): https:// to the NameNodes'
     // https addresses and the DataNodes they redirect to, trusting `trust`.
@@ -74,11 +78,11 @@ class WebHdfs {
   // for a nameservice, dfs.ha.namenodes.<ns> and dfs.namenode.http-address.<ns>.<id>.
   static Result<WebHdfs> from_configuration(const HadoopConfiguration& configuration);
   // Inside a YARN container: the NameNodes of the node's configuration, as
-  // `user` where the cluster trusts names (simple authentication), with
-  // `delegation` on every request where it holds a token. Never SPNEGO:
-  // containers have no Kerberos ticket.
+  // `user` where the cluster trusts names (simple authentication), with the
+  // token `delegation` gives on every request where it gives one. Never
+  // SPNEGO: tasks hold tokens only.
   static Result<WebHdfs> for_container(const HadoopConfiguration& configuration, std::string user,
-                                       std::optional<Token> delegation);
+                                       std::function<std::optional<Token>()> delegation);
   // The HTTP host:port of each NameNode of an HA nameservice; an error when
   // `nameservice` is not one of dfs.nameservices or an address is missing.
   static Result<std::vector<std::string>> nameservice_namenodes(const HadoopConfiguration& configuration,
@@ -90,6 +94,8 @@ class WebHdfs {
   Result<std::vector<HdfsFileStatus>> list(const std::string& path);
   Result<bool> remove(const std::string& path, bool recursive);
   Result<bool> rename(const std::string& from, const std::string& to);
+  // Octal, e.g. "600".
+  Result<void> set_permission(const std::string& path, const std::string& permission);
   // Renames a file over whatever `to` is (HDFS's rename with OVERWRITE), in
   // one step: a reader sees the old file or the new one, never neither.
   Result<void> replace(const std::string& from, const std::string& to);
@@ -149,6 +155,7 @@ class WebHdfs {
  private:
   // Where the NameNodes are and how to speak to them; no identity yet.
   static Result<Options> locate(const HadoopConfiguration& configuration);
+  std::optional<Token> current_delegation() const;
   std::string url(const std::string& path, const std::string& operation, const std::string& extra = "") const;
   std::string url_at(const std::string& namenode, const std::string& path, const std::string& operation,
                      const std::string& extra) const;

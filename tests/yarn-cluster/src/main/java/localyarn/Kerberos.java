@@ -49,8 +49,13 @@ final class Kerberos {
   static final List<String> SERVICES = List.of("nn", "dn", "rm", "nm", "HTTP");
   /** Hosts mode: the services of each worker host, principals SERVICE/WORKER. */
   static final List<String> WORKER_SERVICES = List.of("dn", "nm", "HTTP");
-  /** How long a delegation token lives without renewal. */
-  static final long TOKEN_RENEW_INTERVAL_MS = 30_000;
+  /** How long a delegation token lives without renewal ({@code SPINDLE_TOKEN_RENEW_INTERVAL_MS}). */
+  static final long TOKEN_RENEW_INTERVAL_MS = longFromEnvironment("SPINDLE_TOKEN_RENEW_INTERVAL_MS", 30_000);
+  /**
+   * The most any renewal can keep a delegation token alive ({@code SPINDLE_TOKEN_MAX_LIFETIME_MS});
+   * Hadoop's seven days unless set, which the tests of long jobs cut to minutes.
+   */
+  static final long TOKEN_MAX_LIFETIME_MS = longFromEnvironment("SPINDLE_TOKEN_MAX_LIFETIME_MS", 7L * 24 * 3600 * 1000);
   /** Another user of the cluster, with {@code alice.keytab}. */
   static final String OTHER_USER = "alice";
   /** A principal the cluster's auth_to_local rules map to the user who started it, with {@code trainer.keytab}. */
@@ -58,6 +63,16 @@ final class Kerberos {
 
   private final File dir;
   private final File kdcDir;
+
+  private static long longFromEnvironment(String name, long fallback) {
+    String value = System.getenv(name);
+    if (value == null || value.isEmpty()) return fallback;
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " is \"" + value + "\", not a number of milliseconds");
+    }
+  }
   private final String user;
   /**
    * The host part of the principals of this JVM's services. It must be what Hadoop substitutes
@@ -308,6 +323,7 @@ final class Kerberos {
     // Delegation tokens expire unless renewed within TOKEN_RENEW_INTERVAL_MS (a day by
     // default), so that a test job of a few minutes proves the ResourceManager renews them.
     s.put("dfs.namenode.delegation.token.renew-interval", Long.toString(TOKEN_RENEW_INTERVAL_MS));
+    s.put("dfs.namenode.delegation.token.max-lifetime", Long.toString(TOKEN_MAX_LIFETIME_MS));
     return s;
   }
 
@@ -333,6 +349,7 @@ final class Kerberos {
     s.put("yarn.resourcemanager.principal", principal("rm"));
     s.put("yarn.resourcemanager.keytab", keytab("rm").getPath());
     s.put("yarn.resourcemanager.delegation.token.renew-interval", Long.toString(TOKEN_RENEW_INTERVAL_MS));
+    s.put("yarn.resourcemanager.delegation.token.max-lifetime", Long.toString(TOKEN_MAX_LIFETIME_MS));
     s.put("yarn.nodemanager.principal", serverPrincipal("nm"));
     s.put("yarn.nodemanager.keytab", keytab("nm").getPath());
     // SPNEGO on the RM's and NMs' web servers (REST included).

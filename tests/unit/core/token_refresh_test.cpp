@@ -1,0 +1,84 @@
+// A keytab job's tokens on the container side: the token file replaced
+// while readers hold it, and when the master asks for the next set.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "container/token_file.h"
+#include "container/token_refresher.h"
+#include "spindle/yarn/credentials.h"
+
+namespace spindle::container {
+namespace {
+
+using namespace std::chrono_literals;
+
+yarn::Token token(std::string password, std::string kind = "HDFS_DELEGATION_TOKEN") {
+  return yarn::Token{"identifier", std::move(password), std::move(kind), "127.0.0.1:8020"};
+}
+
+class TokenFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = std::filesystem::temp_directory_path() / ("spindle-token-file-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(directory_);
+    path_ = (directory_ / "container_tokens").string();
+    yarn::Credentials credentials;
+    credentials.secrets["spindle.job.secret"] = "s3cret";
+    credentials.tokens["127.0.0.1:8020"] = token("old");
+    credentials.tokens["amrm"] = token("am", "YARN_AM_RM_TOKEN");
+    std::ofstream(path_, std::ios::binary) << credentials.serialize();
+  }
+  void TearDown() override { std::filesystem::remove_all(directory_); }
+
+  std::filesystem::path directory_;
+  std::string path_;
+};
+
+TEST_F(TokenFileTest, ReplacingKeepsTheSecretsAndTheFileStaysPrivate) {
+  ASSERT_TRUE(TokenFile::replace_tokens(path_, {{"127.0.0.1:8020", token("new")}}));
+  auto back = yarn::Credentials::read_file(path_);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->secrets.at("spindle.job.secret"), "s3cret");
+  EXPECT_EQ(back->tokens.at("127.0.0.1:8020").password, "new");
+  EXPECT_EQ(back->tokens.at("amrm").password, "am");
+  const auto permissions = std::filesystem::status(path_).permissions();
+  EXPECT_EQ(permissions & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_FALSE(std::filesystem::exists(path_ + ".next"));
+}
+
+TEST_F(TokenFileTest, AReaderTakesTheNewTokensWithoutTheAmRmToken) {
+  TokenFile file(path_);
+  auto before = file.delegation_tokens();
+  EXPECT_EQ(before.at("127.0.0.1:8020").password, "old");
+  EXPECT_EQ(before.count("amrm"), 0u);
+  ASSERT_TRUE(TokenFile::replace_tokens(path_, {{"127.0.0.1:8020", token("new")}}));
+  std::this_thread::sleep_for(1100ms);  // it looks at most once a second
+  EXPECT_EQ(file.delegation_tokens().at("127.0.0.1:8020").password, "new");
+}
+
+TEST_F(TokenFileTest, AFileThatDoesNotReadLeavesTheTokensHeld) {
+  TokenFile file(path_);
+  (void)file.delegation_tokens();
+  std::filesystem::remove(path_);
+  std::ofstream(path_, std::ios::binary) << "not credentials";
+  std::this_thread::sleep_for(1100ms);
+  EXPECT_EQ(file.delegation_tokens().at("127.0.0.1:8020").password, "old");
+  EXPECT_FALSE(TokenFile::replace_tokens(path_, {}));
+}
+
+TEST(NextRefresh, ThreeQuartersOfTheShorterOfIntervalAndLifetime) {
+  const auto now = std::chrono::system_clock::now();
+  // No token whose identifier tells its end: the interval alone.
+  const std::map<std::string, yarn::Token> unknown{{"x", token("p")}};
+  EXPECT_EQ(next_refresh(unknown, std::chrono::milliseconds(60'000), now), now + 45s);
+  EXPECT_EQ(next_refresh(unknown, std::nullopt, now), std::chrono::system_clock::time_point::max());
+}
+
+}  // namespace
+}  // namespace spindle::container
