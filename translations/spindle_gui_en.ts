@@ -52,7 +52,7 @@
 <context>
     <name>HadoopSetup</name>
     <message>
-        <location filename="../app/src/cluster/hadoopsetup.cpp" line="+63"/>
+        <location filename="../app/src/cluster/hadoopsetup.cpp" line="+73"/>
         <source>the Spindle server at %1</source>
         <translation>the Spindle server at %1</translation>
     </message>
@@ -70,19 +70,14 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/src/compare/compareview.cpp" line="+87"/>
+        <location filename="../app/src/compare/compareview.cpp" line="+50"/>
         <source>not in the job history</source>
         <translation>not in the job history</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-17"/>
         <source>its spec could not be read back</source>
         <translation>its spec could not be read back</translation>
-    </message>
-    <message>
-        <location line="+57"/>
-        <source>its spec names no output directory, so it has no event files</source>
-        <translation>its spec names no output directory, so it has no event files</translation>
     </message>
 </context>
 <context>
@@ -250,7 +245,7 @@
         <translation>off (default); 30s or more</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>A running task that writes nothing (stdout, stderr, the output) and uses under 5% of a core for this long is stalled</source>
         <translation>A running task that writes nothing (stdout, stderr, the output) and uses under 5% of a core for this long is stalled</translation>
     </message>
@@ -286,6 +281,31 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>optional; e.g. alice@EXAMPLE.COM, with its keytab</source>
+        <translation>optional; e.g. alice@EXAMPLE.COM, with its keytab</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>On a Kerberos cluster: the principal the job runs as. With its keytab the job&apos;s application master gets new delegation tokens before the old ones end, so the job may run longer than their maximum lifetime</source>
+        <translation>On a Kerberos cluster: the principal the job runs as. With its keytab the job&apos;s application master gets new delegation tokens before the old ones end, so the job may run longer than their maximum lifetime</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the principal&apos;s keytab file</source>
+        <translation>the principal&apos;s keytab file</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Goes to the job&apos;s application master alone, readable only by you, and is removed from the cluster when the job ends</source>
+        <translation>Goes to the job&apos;s application master alone, readable only by you, and is removed from the cluster when the job ends</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose the keytab</source>
+        <translation>Choose the keytab</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>256 MiB</source>
         <translation>256 MiB</translation>
     </message>
@@ -416,6 +436,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Kerberos prin&amp;cipal:</source>
+        <translation>Kerberos prin&amp;cipal:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Keytab:</source>
+        <translation>&amp;Keytab:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Application master &amp;memory:</source>
         <translation>Application master &amp;memory:</translation>
     </message>
@@ -435,12 +465,17 @@
         <translation>Script</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Keytab</source>
+        <translation>Keytab</translation>
+    </message>
+    <message>
         <location line="+5"/>
         <source>Python environment</source>
         <translation>Python environment</translation>
     </message>
     <message numerus="yes">
-        <location line="+151"/>
+        <location line="+161"/>
         <source>%n queue(s) on this cluster</source>
         <translation>
             <numerusform>%n queue on this cluster</numerusform>
@@ -579,7 +614,7 @@
         <translation>Not asked yet.</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+52"/>
         <source>The cluster did not answer: %1</source>
         <translation>The cluster did not answer: %1</translation>
     </message>
@@ -605,7 +640,7 @@
 <context>
     <name>spindle::gui::CompareView</name>
     <message numerus="yes">
-        <location filename="../app/src/compare/compareview.cpp" line="+44"/>
+        <location filename="../app/src/compare/compareview.cpp" line="+56"/>
         <source>Reading the event files of %n job(s)…</source>
         <translation>
             <numerusform>Reading the event files of %n job…</numerusform>
@@ -659,7 +694,7 @@
 <context>
     <name>spindle::gui::ContainerTableModel</name>
     <message>
-        <location filename="../app/src/jobview/containertablemodel.cpp" line="+83"/>
+        <location filename="../app/src/jobview/containertablemodel.cpp" line="+90"/>
         <source>stalled</source>
         <translation>stalled</translation>
     </message>
@@ -1097,14 +1132,6 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
 </context>
 <context>
-    <name>spindle::gui::JobMonitor</name>
-    <message>
-        <location filename="../app/src/jobview/jobmonitor.cpp" line="+262"/>
-        <source>The ResourceManager did not confirm the kill within 60 s.</source>
-        <translation>The ResourceManager did not confirm the kill within 60 s.</translation>
-    </message>
-</context>
-<context>
     <name>spindle::gui::JobSummaryWidget</name>
     <message>
         <location filename="../app/src/jobs/jobsummarywidget.cpp" line="+71"/>
@@ -1247,7 +1274,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobView</name>
     <message>
-        <location filename="../app/src/jobview/jobview.cpp" line="+123"/>
+        <location filename="../app/src/jobview/jobview.cpp" line="+126"/>
         <source>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</source>
         <translation>TensorBoard is shown here, through Spindle&apos;s local proxy, while the job&apos;s tensorboard task runs.</translation>
     </message>
@@ -1377,12 +1404,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Unknown</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+95"/>
         <source>The job %1.</source>
         <translation>The job %1.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>Kill job</source>
         <translation>Kill job</translation>
     </message>
@@ -1429,7 +1456,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Copied %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+23"/>
         <source>TensorBoard cannot be shown: %1</source>
         <translation>TensorBoard cannot be shown: %1</translation>
     </message>
@@ -1442,13 +1469,13 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::JobsModel</name>
     <message>
-        <location filename="../app/src/jobs/jobsmodel.cpp" line="+43"/>
-        <location line="+71"/>
+        <location filename="../app/src/jobs/jobsmodel.cpp" line="+51"/>
+        <location line="+72"/>
         <source>Submitted</source>
         <translation>Submitted</translation>
     </message>
     <message>
-        <location line="-70"/>
+        <location line="-71"/>
         <source>Waiting</source>
         <translation>Waiting</translation>
     </message>
@@ -1473,7 +1500,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Killed</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+62"/>
         <source>Application ID</source>
         <translation>Application ID</translation>
     </message>
@@ -1736,7 +1763,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Task:</translation>
     </message>
     <message>
-        <location line="+154"/>
+        <location line="+129"/>
         <source>%1: complete, from the logs kept after the job</source>
         <translation>%1: complete, from the logs kept after the job</translation>
     </message>
@@ -1777,7 +1804,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Cluster %1: %n queue(s)</source>
         <translation>
             <numerusform>Cluster %1: %n queue</numerusform>
@@ -1838,13 +1865,13 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Se&amp;ttings…</translation>
     </message>
     <message>
-        <location line="-65"/>
-        <location line="+68"/>
+        <location line="-66"/>
+        <location line="+69"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quit</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-74"/>
         <source>&amp;Show Spindle</source>
         <translation>&amp;Show Spindle</translation>
     </message>
@@ -1857,7 +1884,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+64"/>
         <source>&amp;Job</source>
         <translation>&amp;Job</translation>
     </message>
@@ -1990,7 +2017,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::PythonEnvInspector</name>
     <message>
-        <location filename="../app/src/designer/pythonenvinspector.cpp" line="+59"/>
+        <location filename="../app/src/designer/pythonenvinspector.cpp" line="+58"/>
         <source>installed on every node at %1; nothing is shipped</source>
         <translation>installed on every node at %1; nothing is shipped</translation>
     </message>
@@ -2005,22 +2032,22 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>no cluster to ask whether it holds it</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>the Spindle server packs and ships it from its own machine at submit</source>
         <translation>the Spindle server packs and ships it from its own machine at submit</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-5"/>
         <source>no cluster is set up to ask whether it holds it</source>
         <translation>no cluster is set up to ask whether it holds it</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>could not ask the cluster whether it holds it (%1)</source>
         <translation>could not ask the cluster whether it holds it (%1)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>the cluster holds it as %1; a submit uploads nothing</source>
         <translation>the cluster holds it as %1; a submit uploads nothing</translation>
     </message>
@@ -2333,14 +2360,6 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <location line="+1"/>
         <source>The local YARN does not run. Start it with spindle local up (or from the first-run dialog), then choose it here.</source>
         <translation>The local YARN does not run. Start it with spindle local up (or from the first-run dialog), then choose it here.</translation>
-    </message>
-</context>
-<context>
-    <name>spindle::gui::SubmitController</name>
-    <message>
-        <location filename="../app/src/submit/submitcontroller.cpp" line="+116"/>
-        <source>submitting through the Spindle server at %1</source>
-        <translation>submitting through the Spindle server at %1</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -380,6 +381,41 @@ class DesignerTest : public QObject {
     QCOMPARE(designer_->focusWidget(), designer_->fieldWidget(QStringLiteral("file_systems")));
   }
 
+  // The job's keytab login: typed, checked as core checks it, saved as the spec's kerberos keys.
+  void kerberosLoginIsTypedCheckedAndSaved() {
+    QTemporaryDir directory;
+    const QString keytab = directory.filePath(QStringLiteral("alice.keytab"));
+    {
+      QFile file(keytab);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write("\x05\x02");
+    }
+    typeInto(designer_->fieldWidget(QStringLiteral("kerberos.principal")), QStringLiteral("alice@EXAMPLE.COM"));
+    designer_->validateNow();
+    QVERIFY(!designer_->check().valid());
+    bool told = false;
+    for (const auto& diagnostic : designer_->check().diagnostics) {
+      told = told || diagnostic.message.find("principal without a keytab") != std::string::npos;
+    }
+    QVERIFY2(told, "a principal without a keytab is not said to be one");
+    typeInto(designer_->fieldWidget(QStringLiteral("kerberos.keytab")), keytab);
+    designer_->validateNow();
+    QVERIFY(designer_->check().valid());
+    QVERIFY(designer_->check().spec->kerberos);
+    QCOMPARE(QString::fromStdString(designer_->check().spec->kerberos->principal), QStringLiteral("alice@EXAMPLE.COM"));
+    QCOMPARE(QString::fromStdString(designer_->check().spec->kerberos->keytab), keytab);
+
+    const QString saved = directory.filePath(QStringLiteral("saved.yaml"));
+    QString error;
+    QVERIFY2(designer_->saveTo(saved, &error), qPrintable(error));
+    auto reread = load_job_spec(saved.toStdString());
+    QVERIFY2(reread, reread ? "" : format_diagnostics(reread.error()).c_str());
+    QVERIFY(reread->kerberos == designer_->check().spec->kerberos);
+    QVERIFY2(designer_->openFile(saved, &error), qPrintable(error));
+    QCOMPARE(fieldText(designer_, QStringLiteral("kerberos.principal")), QStringLiteral("alice@EXAMPLE.COM"));
+    QCOMPARE(fieldText(designer_, QStringLiteral("kerberos.keytab")), keytab);
+  }
+
   void advancedFormHasOneMnemonicPerRowAndTabsInRowOrder() {
     QGroupBox* advanced = nullptr;
     for (auto* box : designer_->applicationPage()->findChildren<QGroupBox*>()) {
@@ -399,7 +435,7 @@ class DesignerTest : public QObject {
       letters.insert(letter, label->text());
       QVERIFY(label->buddy());
     }
-    // Tab goes from each new field to the next row's.
+    // Tab goes from each new field to the next row's, past the row's own button (the keytab's "Browse").
     const QStringList keys = {QStringLiteral("timeout"),
                               QStringLiteral("heartbeat_timeout"),
                               QStringLiteral("replacement_timeout"),
@@ -409,10 +445,15 @@ class DesignerTest : public QObject {
                               QStringLiteral("on_stall"),
                               QStringLiteral("docker_image"),
                               QStringLiteral("file_systems"),
+                              QStringLiteral("kerberos.principal"),
+                              QStringLiteral("kerberos.keytab"),
                               QStringLiteral("application_master.memory")};
     for (int i = 0; i + 1 < keys.size(); ++i) {
       QWidget* next = designer_->fieldWidget(keys[i])->nextInFocusChain();
-      while (!(next->focusPolicy() & Qt::TabFocus) || !next->isVisibleTo(designer_)) next = next->nextInFocusChain();
+      while (!(next->focusPolicy() & Qt::TabFocus) || !next->isVisibleTo(designer_) ||
+             (keys[i] == QLatin1String("kerberos.keytab") && qobject_cast<QPushButton*>(next))) {
+        next = next->nextInFocusChain();
+      }
       QVERIFY2(next == designer_->fieldWidget(keys[i + 1]), qPrintable(keys[i]));
     }
   }

@@ -135,6 +135,17 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
   fileSystems_->setToolTip(
       tr("NameNodes besides the default file system that the job uses; on a Kerberos cluster it gets delegation "
          "tokens for each"));
+  principal_ = new QLineEdit;
+  principal_->setPlaceholderText(tr("optional; e.g. alice@EXAMPLE.COM, with its keytab"));
+  principal_->setToolTip(
+      tr("On a Kerberos cluster: the principal the job runs as. With its keytab the job's application master gets "
+         "new delegation tokens before the old ones end, so the job may run longer than their maximum lifetime"));
+  keytab_ = new QLineEdit;
+  keytab_->setPlaceholderText(tr("the principal's keytab file"));
+  keytab_->setToolTip(
+      tr("Goes to the job's application master alone, readable only by you, and is removed from "
+         "the cluster when the job ends"));
+  auto* browseKeytab = browseButton(tr("Choose the keytab"), this);
   amMemory_ = new QLineEdit;
   amMemory_->setPlaceholderText(tr("256 MiB"));
   amVcores_ = new LimitedSpinBox(1, 1024);
@@ -181,6 +192,10 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
   advancedForm->addRow(tr("When a task &stalls:"), fieldWithMessage(messages, QStringLiteral("on_stall"), onStall_));
   advancedForm->addRow(tr("&Docker image:"), fieldWithMessage(messages, QStringLiteral("docker_image"), dockerImage_));
   advancedForm->addRow(tr("Fi&le systems:"), fieldWithMessage(messages, QStringLiteral("file_systems"), fileSystems_));
+  advancedForm->addRow(tr("Kerberos prin&cipal:"),
+                       fieldWithMessage(messages, QStringLiteral("kerberos.principal"), principal_));
+  advancedForm->addRow(tr("&Keytab:"),
+                       fieldWithMessage(messages, QStringLiteral("kerberos.keytab"), keytab_, browseKeytab));
   advancedForm->addRow(tr("Application master &memory:"),
                        fieldWithMessage(messages, QStringLiteral("application_master.memory"), amMemory_, amHint_));
   advancedForm->addRow(tr("Application master &vcores:"),
@@ -200,6 +215,10 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
     const QString file = QFileDialog::getOpenFileName(this, tr("Script"), AppSettings::lastSpecDirectory());
     if (!file.isEmpty()) script_->setText(file);
   });
+  connect(browseKeytab, &QPushButton::clicked, this, [this] {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Keytab"), keytab_->text());
+    if (!file.isEmpty()) keytab_->setText(file);
+  });
   connect(useCurrent, &QPushButton::clicked, this, [this] { pythonEnv_->setText(QStringLiteral("current")); });
   connect(browseEnvironment, &QPushButton::clicked, this, [this] {
     const QString directory = QFileDialog::getExistingDirectory(this, tr("Python environment"), pythonEnv_->text());
@@ -210,8 +229,9 @@ ApplicationPage::ApplicationPage(FieldMessages& messages, QWidget* parent) : QWi
     pythonEnvHint_->setText(found.summary);
     pythonEnvHint_->setProperty("problem", found.problem);
   });
-  for (auto* edit : {name_, output_, input_, script_, tags_, timeout_, heartbeatTimeout_, replacementTimeout_,
-                     allocationTimeout_, stallTimeout_, dockerImage_, fileSystems_, amMemory_, pythonEnv_}) {
+  for (auto* edit :
+       {name_, output_, input_, script_, tags_, timeout_, heartbeatTimeout_, replacementTimeout_, allocationTimeout_,
+        stallTimeout_, dockerImage_, fileSystems_, principal_, keytab_, amMemory_, pythonEnv_}) {
     connect(edit, &QLineEdit::textChanged, this, &ApplicationPage::changed);
   }
   connect(onAllocationTimeout_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ApplicationPage::changed);
@@ -248,6 +268,8 @@ void ApplicationPage::load(const JobSpec& spec) {
                                QSignalBlocker(onStall_),
                                QSignalBlocker(dockerImage_),
                                QSignalBlocker(fileSystems_),
+                               QSignalBlocker(principal_),
+                               QSignalBlocker(keytab_),
                                QSignalBlocker(amMemory_),
                                QSignalBlocker(amVcores_)};
   name_->setText(qs(spec.name));
@@ -293,7 +315,8 @@ void ApplicationPage::load(const JobSpec& spec) {
   pythonEnv_->setText(qs(spec.python_env));
   pythonEnvInspector_->inspect(pythonEnv_->text());
   fileSystems_->setText(toStringList(spec.file_systems).join(QStringLiteral(", ")));
-  kerberos_ = spec.kerberos;
+  principal_->setText(spec.kerberos ? qs(spec.kerberos->principal) : QString());
+  keytab_->setText(spec.kerberos ? qs(spec.kerberos->keytab) : QString());
   amMemory_->setText(qs(format_memory_mib(spec.application_master.memory_mib)));
   amVcores_->setValueKeepingRange(spec.application_master.vcores);
 }
@@ -334,7 +357,13 @@ void ApplicationPage::write(nlohmann::ordered_json& document) const {
     for (const QString& uri : uris) list.push_back(ss(uri));
     document["file_systems"] = list;
   }
-  if (kerberos_) document["kerberos"] = {{"principal", kerberos_->principal}, {"keytab", kerberos_->keytab}};
+  // One without the other is written as it is, for the spec's own sentence.
+  if (!text(principal_).isEmpty() || !text(keytab_).isEmpty()) {
+    auto login = nlohmann::ordered_json::object();
+    if (!text(principal_).isEmpty()) login["principal"] = ss(text(principal_));
+    if (!text(keytab_).isEmpty()) login["keytab"] = ss(text(keytab_));
+    document["kerberos"] = login;
+  }
   auto master = nlohmann::ordered_json::object();
   if (!text(amMemory_).isEmpty()) master["memory"] = ss(text(amMemory_));
   master["vcores"] = amVcores_->value();

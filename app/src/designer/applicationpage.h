@@ -67,9 +67,10 @@ class ApplicationPage : public QWidget {
   LimitedSpinBox* amVcores_;
   QLabel* queueHint_;
   QLabel* amHint_;
-  // The spec's own Kerberos login, kept as opened: the app logs in through
-  // its settings, but a spec written for the CLI must not lose it.
-  std::optional<KerberosLogin> kerberos_;
+  // The job's own Kerberos login (the spec's kerberos keys): its keytab goes
+  // to the application master, which renews the job's tokens from it.
+  QLineEdit* principal_;
+  QLineEdit* keytab_;
 };
 
 }  // namespace spindle::gui

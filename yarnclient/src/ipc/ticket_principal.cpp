@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "ipc/gss_handles.h"
+#include "ipc/kerberos_errors.h"
 
 namespace spindle::yarn::ipc {
 
@@ -108,8 +109,14 @@ Result<std::string> fresh_login(const std::string& principal, const std::string&
   if (auto code = krb5_get_init_creds_keytab(session.context, &session.credentials, session.principal, session.keytab,
                                              0, nullptr, nullptr);
       code != 0) {
-    return authentication_error("no Kerberos ticket for " + name + " from the keytab " + keytab + ": " +
-                                session.why(code) + "; check the principal, the keytab and that the KDC is reachable");
+    // The same sentences as a GSS-API login's: an unreachable KDC, an unknown principal, a stale key.
+    KerberosAttempt attempt;
+    attempt.keytab = keytab;
+    attempt.client_principal = name;
+    const auto at = name.rfind('@');
+    if (at != std::string::npos) attempt.realm = name.substr(at + 1);
+    return kerberos_failure(attempt, GSS_S_FAILURE, code,
+                            "no Kerberos ticket for " + name + " from the keytab " + keytab + ": " + session.why(code));
   }
   session.have_credentials = true;
   const std::string cache =
