@@ -197,11 +197,39 @@ void check_one_container(Checklist& checks, const yarn::HadoopConfiguration& con
   if (const auto first = yarn::first_to_end(tokens->tokens)) {
     const auto days = std::chrono::duration<double, std::ratio<86400>>(first->ends - first->issued).count();
     char lifetime[32];
-    std::snprintf(lifetime, sizeof(lifetime), days >= 1 ? "%.1f days" : "%.1f hours", days >= 1 ? days : days * 24);
+    if (days >= 1) {
+      std::snprintf(lifetime, sizeof(lifetime), "%.1f days", days);
+    } else if (days * 24 >= 1) {
+      std::snprintf(lifetime, sizeof(lifetime), "%.1f hours", days * 24);
+    } else {
+      std::snprintf(lifetime, sizeof(lifetime), "%.1f minutes", days * 24 * 60);
+    }
     checks.ok("token lifetime", std::string("the job's delegation tokens live at most ") + lifetime + " (" +
                                     first->kind +
                                     "); a job that runs longer needs --principal and --keytab, from which its "
                                     "application master gets new ones");
+    // Which of the two ways past that lifetime the cluster grants (docs/architecture.md, "Jobs that outlive their
+    // tokens"): the job's keytab always; the ResourceManager's proxy-user privileges only where it runs with them.
+    auto served = yarn::ResourceManagerRest::from_configuration(configuration).server_configuration();
+    if (!served) {
+      checks.ok("token renewal",
+                "jobs with --principal and --keytab renew their own tokens; whether the "
+                "ResourceManager renews HDFS tokens as a proxy user is unknown: " +
+                    served.error().message);
+    } else if (served->get_bool("yarn.resourcemanager.proxy-user-privileges.enabled", false)) {
+      checks.ok("token renewal",
+                "jobs with --principal and --keytab renew their own tokens; the ResourceManager also "
+                "gets new HDFS tokens as a proxy user "
+                "(yarn.resourcemanager.proxy-user-privileges.enabled), which its NodeManagers use "
+                "to localize containers and aggregate logs after the job's first tokens end");
+    } else {
+      checks.ok("token renewal",
+                "jobs with --principal and --keytab renew their own tokens; the ResourceManager does "
+                "not renew as a proxy user (yarn.resourcemanager.proxy-user-privileges.enabled is "
+                "off), so after the job's first tokens end its NodeManagers cannot localize a new "
+                "application master attempt's files on a node that lacks them, nor aggregate "
+                "its logs");
+    }
   }
   if (auto submitted = client.submit(request); !submitted) {
     checks.fail("application", submitted.error().message);

@@ -90,7 +90,14 @@ class MasterBackend final : public JobApiBackend {
     std::lock_guard lock(mutex_);
     const auto current = rendezvous_.current();
     auto status = job_status(lifecycle_, application_id_, current ? current->version : 0, started_ms_, selection);
-    if (tokens_end_) {
+    // A job whose master renews its tokens announces their end only once a
+    // new set is overdue (at nine tenths of the held set's life, where three
+    // quarters was due): a notice of every set's end would cry wolf.
+    const auto overdue = [this] {
+      const auto life = tokens_end_->ends - tokens_end_->issued;
+      return std::chrono::system_clock::now() > tokens_end_->issued + life * 9 / 10;
+    };
+    if (tokens_end_ && (!refreshing_ || overdue())) {
       status.tokens_end_ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(tokens_end_->ends.time_since_epoch()).count();
       status.tokens_end_kind = tokens_end_->kind;
@@ -105,15 +112,20 @@ class MasterBackend final : public JobApiBackend {
   EventLog& events() override { return events_; }
   TokenShelf* tokens() override { return refreshing_ ? &shelf_ : nullptr; }
 
+  // The same, for callers that hold mutex().
+  const std::optional<yarn::TokenLifetime>& tokens_end_held() const { return tokens_end_; }
+
   // A new set of the job's tokens: its executors are handed them, and the
-  // job's end of tokens is theirs from now on.
-  void new_tokens(const std::map<std::string, yarn::Token>& tokens) {
+  // job's end of tokens is theirs from now on: their maximum date, or when
+  // they expire unrenewed if that comes first.
+  void new_tokens(const std::map<std::string, yarn::Token>& tokens, std::chrono::system_clock::time_point expires) {
     yarn::Credentials credentials;
     credentials.tokens = tokens;
     {
       std::lock_guard lock(mutex_);
       refreshing_ = true;
       tokens_end_ = yarn::first_to_end(tokens);
+      if (tokens_end_) tokens_end_->ends = std::min(tokens_end_->ends, expires);
     }
     shelf_.put(credentials.serialize());
   }
@@ -156,8 +168,7 @@ class ApplicationMaster {
         backend_(lifecycle_, events_, rendezvous_, context_.application_id,
                  yarn::first_to_end(context_.delegation_tokens)),
         node_web_scheme_(std::move(node_web_scheme)),
-        token_file_(context_.token_file),
-        initial_tokens_end_(yarn::first_to_end(context_.delegation_tokens)) {}
+        token_file_(context_.token_file) {}
 
   // For a job submitted with a keytab: obtains new tokens before the held
   // ones die, puts them in this container's token file (for the master's
@@ -165,11 +176,12 @@ class ApplicationMaster {
   // them to the running executors.
   void refresh_tokens(const yarn::HadoopConfiguration& configuration, const JobSpec& spec) {
     backend_.will_refresh();
-    auto deliver = [this](const std::map<std::string, yarn::Token>& tokens) {
+    auto deliver = [this](const std::map<std::string, yarn::Token>& tokens,
+                          std::chrono::system_clock::time_point expires) {
       if (auto replaced = TokenFile::replace_tokens(context_.token_file, tokens); !replaced) {
         log("the new tokens are not in this container's token file: " + replaced.error().message);
       }
-      backend_.new_tokens(tokens);
+      backend_.new_tokens(tokens, expires);
       events_.append("tokens", "", "new delegation tokens handed to every task");
     };
     refresher_ = std::make_unique<TokenRefresher>(configuration, spec, context_.delegation_tokens, std::move(deliver),
@@ -302,17 +314,24 @@ class ApplicationMaster {
     }
   }
 
-  // Without a keytab nothing renews the tokens past their maximum
-  // lifetime: from then on every task's HDFS access is refused, so the job
-  // ends, said as what it is, rather than hanging on refusals.
-  // Called with the backend's lock held.
+  // Past the end of the job's newest tokens every task's HDFS access is
+  // refused: without a keytab that is the maximum lifetime of those of the
+  // submit; with one, new tokens did not come in time. The job ends, said as
+  // what it is, rather than hanging on refusals. Called with the backend's
+  // lock held.
   void end_when_tokens_died() {
-    if (refresher_ || lifecycle_.ending() || !initial_tokens_end_) return;
-    const auto now = wall_clock_ms();
-    const auto ended = tokens_ended_diagnosis(
-        std::chrono::duration_cast<std::chrono::milliseconds>(initial_tokens_end_->ends.time_since_epoch()).count(),
-        initial_tokens_end_->kind, now);
-    if (!ended.empty()) lifecycle_.fail(ended + ".");
+    const auto& tokens = backend_.tokens_end_held();
+    if (lifecycle_.ending() || !tokens) return;
+    const auto ends_ms = std::chrono::duration_cast<std::chrono::milliseconds>(tokens->ends.time_since_epoch()).count();
+    const auto ended = tokens_ended_diagnosis(ends_ms, tokens->kind, wall_clock_ms());
+    if (ended.empty()) return;
+    if (!refresher_) return lifecycle_.fail(ended + ".");
+    lifecycle_.fail(
+        "the application master could not get new delegation tokens from the job's keytab before the "
+        "old ones expired at " +
+        utc_minute(ends_ms) + " (" + tokens->kind +
+        "), after which HDFS and the ResourceManager refuse its tasks; the master's log says why "
+        "(spindle logs APP master)");
   }
 
   Result<void> finish() {
@@ -328,7 +347,7 @@ class ApplicationMaster {
       }
     }
     // A failure after the tokens ended is told as what it most likely is.
-    if (const auto& tokens = backend_.tokens_end(); tokens && status == yarn::FinalStatus::failed) {
+    if (const auto& tokens = backend_.tokens_end(); tokens && status == yarn::FinalStatus::failed && !refresher_) {
       const auto ended = tokens_ended_diagnosis(
           std::chrono::duration_cast<std::chrono::milliseconds>(tokens->ends.time_since_epoch()).count(), tokens->kind,
           wall_clock_ms());
@@ -559,7 +578,6 @@ class ApplicationMaster {
   std::uint64_t published_ = 0;
   std::map<std::string, std::unique_ptr<yarn::NodeManagerClient>> node_managers_;
   TokenFile token_file_;
-  const std::optional<yarn::TokenLifetime> initial_tokens_end_;
   std::unique_ptr<TokenRefresher> refresher_;
 };
 

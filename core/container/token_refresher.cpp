@@ -128,7 +128,7 @@ bool TokenRefresher::refresh() {
     log_("cannot get new tokens for the job: " + tokens.error().message);
     return false;
   }
-  deliver_(tokens->tokens);
+  deliver_(tokens->tokens, asked + *interval);
   std::lock_guard lock(mutex_);
   held_ = std::move(tokens->tokens);
   interval_ = *interval;

@@ -31,7 +31,9 @@ std::chrono::system_clock::time_point next_refresh(const std::map<std::string, y
 // end nears, and said through `log`. One thread; stop() ends it.
 class TokenRefresher {
  public:
-  using Delivery = std::function<void(const std::map<std::string, yarn::Token>& tokens)>;
+  // A new set, and when it expires unless renewed (nobody renews it).
+  using Delivery = std::function<void(const std::map<std::string, yarn::Token>& tokens,
+                                      std::chrono::system_clock::time_point expires)>;
   using Log = std::function<void(const std::string& line)>;
 
   TokenRefresher(yarn::HadoopConfiguration configuration, JobSpec spec, std::map<std::string, yarn::Token> held,

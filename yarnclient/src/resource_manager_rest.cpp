@@ -198,6 +198,28 @@ Result<Token> ResourceManagerRest::delegation_token(const std::string& renewer) 
   return decode_token_url_string(token->get<std::string>());
 }
 
+Result<HadoopConfiguration> ResourceManagerRest::server_configuration() {
+  std::string problems;
+  for (const auto& address : active_first()) {
+    auto made = new_request(address + "/conf");
+    if (!made) return made.error();
+    made->headers.emplace_back("Accept", "application/xml");
+    made->follow_redirects = true;
+    auto response = http::perform(*made);
+    if (response && response->status == 200) {
+      HadoopConfiguration configuration;
+      if (auto read = configuration.add_xml(response->body, "the ResourceManager's /conf at " + address); !read) {
+        return read.error();
+      }
+      return configuration;
+    }
+    if (!response && response.error().kind == Error::Kind::authentication) return response.error();
+    problems += std::string(problems.empty() ? "" : "; ") + address + ": " +
+                (response ? "HTTP " + std::to_string(response->status) : response.error().message);
+  }
+  return make_error("no ResourceManager showed its configuration (" + problems + ")");
+}
+
 Result<std::string> ResourceManagerRest::container_log(const std::string& node_http_address,
                                                        const std::string& container_id, const std::string& file,
                                                        std::size_t limit) {

@@ -156,6 +156,14 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle_register(const Request& request, std::string_view type, std::string_view index);
   void handle_cluster(const Request& request, std::string_view query);
   void handle_tokens(const Request& request, std::string_view query, TokenShelf& shelf);
+  // A long poll of up to ?wait_ms= (capped): `subscribe` gives a source the
+  // callback that answers 200 with a body and returns the ticket `forget`
+  // takes back when the wait ends first, with what `timed_out` gives.
+  using Answer = std::function<void(std::string body)>;
+  using Subscribe = std::function<std::uint64_t(Answer answer)>;
+  using TimedOut = std::function<std::pair<http::status, std::string>()>;
+  void long_poll(const Request& request, std::string_view query, const Subscribe& subscribe,
+                 const std::function<void(std::uint64_t ticket)>& forget, const TimedOut& timed_out);
   void handle_task_report(const Request& request, std::string_view type, std::string_view index, std::string_view what);
   void handle_events(const Request& request, std::string_view query);
   void handle_page(const Request& request);
@@ -420,33 +428,63 @@ void Session::handle_task_report(const Request& request, std::string_view type, 
   reply(request, http::status::ok, R"({"accepted":true})");
 }
 
-void Session::handle_events(const Request& request, std::string_view query) {
-  const std::uint64_t after = query_number(query, "after").value_or(0);
+void Session::long_poll(const Request& request, std::string_view query, const Subscribe& subscribe,
+                        const std::function<void(std::uint64_t ticket)>& forget, const TimedOut& timed_out) {
   const auto wait = std::chrono::milliseconds(std::min<std::uint64_t>(
       query_number(query, "wait_ms").value_or(0), static_cast<std::uint64_t>(server_.options().longest_wait.count())));
   auto answered = std::make_shared<std::atomic<bool>>(false);
   auto self = shared_from_this();
   const Answering to = answering(request);
-  auto& log = server_.backend()->events();
-  // The log holds the waiter only weakly: a session that went away is not
+  // The source holds the waiter only weakly: a session that went away is not
   // kept alive by it, and one whose poll timed out takes it back.
   std::weak_ptr<Session> weak = self;
-  const auto ticket = log.when_after(after, [weak, answered, to](std::vector<JobEvent> events) {
+  const auto ticket = subscribe([weak, answered, to](std::string body) {
     auto session = weak.lock();
     if (!session || answered->exchange(true)) return;
-    const auto last = events.empty() ? 0 : events.back().sequence;
-    auto body = job_api::body_text(job_api::events_to_json(events, last));
     net::post(session->stream_.get_executor(), [session, to, body = std::move(body)]() mutable {
       session->poll_timer_.cancel();
       session->reply(to, http::status::ok, std::move(body));
     });
   });
   poll_timer_.expires_after(wait);
-  poll_timer_.async_wait([self, answered, to, &log, after, ticket](beast::error_code ec) {
+  poll_timer_.async_wait([self, answered, to, forget, timed_out, ticket](beast::error_code ec) {
     if (ec || answered->exchange(true)) return;
-    log.forget(ticket);
-    self->reply(to, http::status::ok, job_api::body_text(job_api::events_to_json({}, std::max(after, log.last()))));
+    forget(ticket);
+    auto [status, body] = timed_out();
+    self->reply(to, status, std::move(body));
   });
+}
+
+void Session::handle_events(const Request& request, std::string_view query) {
+  const std::uint64_t after = query_number(query, "after").value_or(0);
+  auto& log = server_.backend()->events();
+  long_poll(
+      request, query,
+      [&log, after](Answer answer) {
+        return log.when_after(after, [answer = std::move(answer)](std::vector<JobEvent> events) {
+          const auto last = events.empty() ? 0 : events.back().sequence;
+          answer(job_api::body_text(job_api::events_to_json(events, last)));
+        });
+      },
+      [&log](std::uint64_t ticket) { log.forget(ticket); },
+      [&log, after] {
+        return std::make_pair(http::status::ok,
+                              job_api::body_text(job_api::events_to_json({}, std::max(after, log.last()))));
+      });
+}
+
+void Session::handle_tokens(const Request& request, std::string_view query, TokenShelf& shelf) {
+  const std::uint64_t after = query_number(query, "after").value_or(0);
+  long_poll(
+      request, query,
+      [&shelf, after](Answer answer) {
+        return shelf.when_after(after,
+                                [answer = std::move(answer)](std::uint64_t generation, const std::string& credentials) {
+                                  answer(job_api::body_text(job_api::tokens_to_json(generation, credentials)));
+                                });
+      },
+      [&shelf](std::uint64_t ticket) { shelf.forget(ticket); },
+      [] { return std::make_pair(http::status::no_content, std::string()); });
 }
 
 void Session::handle_cluster(const Request& request, std::string_view query) {
@@ -482,32 +520,6 @@ void Session::handle_cluster(const Request& request, std::string_view query) {
     } else {
       self->reply(to, http::status::no_content, "");
     }
-  });
-}
-
-void Session::handle_tokens(const Request& request, std::string_view query, TokenShelf& shelf) {
-  const std::uint64_t after = query_number(query, "after").value_or(0);
-  const auto wait = std::chrono::milliseconds(std::min<std::uint64_t>(
-      query_number(query, "wait_ms").value_or(0), static_cast<std::uint64_t>(server_.options().longest_wait.count())));
-  auto answered = std::make_shared<std::atomic<bool>>(false);
-  auto self = shared_from_this();
-  const Answering to = answering(request);
-  std::weak_ptr<Session> weak = self;  // see handle_events
-  const auto ticket =
-      shelf.when_after(after, [weak, answered, to](std::uint64_t generation, const std::string& credentials) {
-        auto session = weak.lock();
-        if (!session || answered->exchange(true)) return;
-        auto body = job_api::body_text(job_api::tokens_to_json(generation, credentials));
-        net::post(session->stream_.get_executor(), [session, to, body = std::move(body)]() mutable {
-          session->poll_timer_.cancel();
-          session->reply(to, http::status::ok, std::move(body));
-        });
-      });
-  poll_timer_.expires_after(wait);
-  poll_timer_.async_wait([self, answered, to, &shelf, ticket](beast::error_code ec) {
-    if (ec || answered->exchange(true)) return;
-    shelf.forget(ticket);
-    self->reply(to, http::status::no_content, "");
   });
 }
 

@@ -423,3 +423,75 @@ TEST(JobApiClientTls, APinnedClientRefusesAServerWithoutTls) {
 
 }  // namespace
 }  // namespace spindle
+
+namespace spindle {
+namespace {
+
+// A master that renews the job's tokens: the shelf behind GET /v1/tokens.
+class TokenBackend : public JobApiBackend {
+ public:
+  Result<void> register_task(const TaskId&, const HostPort&, const std::string&, const Reattachment&) override {
+    return {};
+  }
+  Result<void> heartbeat(const TaskId&, const TaskHeartbeat&) override { return {}; }
+  Result<void> result(const TaskId&, const TaskResult&) override { return {}; }
+  JobStatus status(const TaskSelection&) override { return {}; }
+  EventLog& events() override { return events_; }
+  TokenShelf* tokens() override { return offered_ ? &shelf_ : nullptr; }
+
+  TokenShelf shelf_;
+  bool offered_ = true;
+
+ private:
+  EventLog events_;
+};
+
+class JobApiTokens : public ::testing::Test {
+ protected:
+  void start() {
+    JobApiOptions options;
+    options.bind_address = "127.0.0.1";
+    options.secret = "s3cret";
+    auto started = JobApiServer::start(rendezvous_, options, &backend_);
+    ASSERT_TRUE(started.ok()) << started.error().message;
+    server_ = std::move(*started);
+  }
+  JobApiClient client(const std::string& secret = "s3cret") {
+    return JobApiClient("127.0.0.1", server_->port(), secret, 5s);
+  }
+
+  Rendezvous rendezvous_{two_workers()};
+  TokenBackend backend_;
+  std::unique_ptr<JobApiServer> server_;
+};
+
+TEST_F(JobApiTokens, AWaitingExecutorGetsTheNewSetAndAnotherPollWaitsPastIt) {
+  start();
+  auto waiting = std::async(std::launch::async, [this] { return client().tokens_after(0, 10s); });
+  std::this_thread::sleep_for(200ms);
+  backend_.shelf_.put(std::string("HDTS\0tokens", 11));
+  auto got = waiting.get();
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  ASSERT_TRUE(got->has_value());
+  EXPECT_EQ((*got)->second, std::string("HDTS\0tokens", 11));
+  EXPECT_EQ((*got)->first, backend_.shelf_.generation());
+  // Nothing newer: the poll ends empty when its wait does.
+  auto none = client().tokens_after((*got)->first, 300ms);
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_FALSE(none->has_value());
+}
+
+TEST_F(JobApiTokens, OnlyWithTheSecretAndOnlyWhereTheMasterRenewsTokens) {
+  start();
+  backend_.shelf_.put("secret tokens");
+  auto refused = client("wrong").tokens_after(0, 1s);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message.find("secret tokens"), std::string::npos);
+  backend_.offered_ = false;
+  auto absent = client().tokens_after(0, 1s);
+  ASSERT_FALSE(absent.ok());
+  EXPECT_NE(absent.error().message.find("no tokens"), std::string::npos) << absent.error().message;
+}
+
+}  // namespace
+}  // namespace spindle

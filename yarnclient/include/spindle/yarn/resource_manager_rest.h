@@ -68,6 +68,10 @@ class ResourceManagerRest {
   // token is for, see token_service.h).
   Result<Token> delegation_token(const std::string& renewer);
 
+  // The active ResourceManager's own configuration as it runs (GET /conf):
+  // settings only the servers hold, such as whether it renews tokens as a proxy user.
+  Result<HadoopConfiguration> server_configuration();
+
   // A running container's log file (stdout, stderr, ...) from its NodeManager's web server.
   Result<std::string> container_log(const std::string& node_http_address, const std::string& container_id,
                                     const std::string& file, std::size_t limit = 16 * 1024 * 1024);
