@@ -326,6 +326,9 @@ class ApplicationMaster {
     const auto ended = tokens_ended_diagnosis(ends_ms, tokens->kind, wall_clock_ms());
     if (ended.empty()) return;
     if (!refresher_) return lifecycle_.fail(ended + ".");
+    // A later master attempt starts with the tokens of the submit, maybe long
+    // dead: its refresher gets new ones at once, and is given the time to.
+    if (Clock::now() - started_ < refresher_grace || wall_clock_ms() - ends_ms < refresher_grace_ms) return;
     lifecycle_.fail(
         "the application master could not get new delegation tokens from the job's keytab before the "
         "old ones expired at " +
@@ -570,6 +573,11 @@ class ApplicationMaster {
   std::map<std::string, int> sent_;
   std::optional<Clock::time_point> unreachable_since_;
   static constexpr std::chrono::minutes resource_manager_patience{5};
+  // How long the job may go on past its tokens' end while the keytab's new
+  // set is on its way: the refresher's retries are a minute apart.
+  static constexpr std::chrono::minutes refresher_grace{2};
+  static constexpr std::int64_t refresher_grace_ms = 2 * 60 * 1000;
+  const Clock::time_point started_ = Clock::now();
   // Executors notice a dead master within seconds (they heartbeat every 5 s
   // and look for the next attempt after 8 s of silence).
   static constexpr std::chrono::seconds reattach_patience{60};

@@ -19,7 +19,7 @@ std::unique_ptr<JobApiClient> job_api_client(const HostPort& api, const std::str
 }
 
 MasterLink::MasterLink(HostPort api, std::string secret, std::string pin, std::string application_id, std::string user,
-                       std::optional<yarn::Token> resource_manager_token)
+                       MasterLocator::TokenSource resource_manager_token)
     : api_(std::move(api)),
       secret_(std::move(secret)),
       pin_(std::move(pin)),

@@ -23,7 +23,7 @@ class MasterLink {
  public:
   // `pin`: the job API's certificate SHA-256 on an encrypted cluster, else empty.
   MasterLink(HostPort api, std::string secret, std::string pin, std::string application_id, std::string user,
-             std::optional<yarn::Token> resource_manager_token);
+             MasterLocator::TokenSource resource_manager_token);
 
   // The master's job API now; `generation` changes whenever it moves.
   HostPort api() const;

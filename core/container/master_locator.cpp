@@ -4,8 +4,7 @@
 
 namespace spindle::container {
 
-MasterLocator::MasterLocator(std::string application_id, std::string user,
-                             std::optional<yarn::Token> resource_manager_token)
+MasterLocator::MasterLocator(std::string application_id, std::string user, TokenSource resource_manager_token)
     : application_id_(std::move(application_id)),
       user_(std::move(user)),
       resource_manager_token_(std::move(resource_manager_token)) {}
@@ -15,6 +14,8 @@ MasterLocator::~MasterLocator() = default;
 std::optional<HostPort> MasterLocator::locate() {
   const auto id = yarn::ApplicationId::parse(application_id_);
   if (!id) return std::nullopt;
+  auto token = resource_manager_token_ ? resource_manager_token_() : std::nullopt;
+  if (client_ && token != client_token_) client_.reset();
   if (!client_) {
     auto configuration = yarn::HadoopConfiguration::from_environment();
     if (!configuration) return std::nullopt;
@@ -23,7 +24,8 @@ std::optional<HostPort> MasterLocator::locate() {
     options.retry = yarn::fixed_retries(0, std::chrono::milliseconds(0));
     options.connect_timeout = std::chrono::seconds(5);
     options.call_timeout = std::chrono::seconds(10);
-    options.token = resource_manager_token_;
+    options.token = token;
+    client_token_ = token;
     client_ = std::make_unique<yarn::ApplicationClient>(std::move(options));
   }
   auto report = client_->report(*id);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,10 +13,13 @@ namespace spindle::container {
 // Where the job's application master answers now. When an attempt dies,
 // YARN starts another on some node and port; executors that outlived it ask
 // the ResourceManager for the attempt that replaced it, with the job's RM
-// delegation token when it has one (a Kerberos cluster).
+// delegation token when it has one (a Kerberos cluster): the one
+// `resource_manager_token` gives at the time, which changes where the
+// master renews the job's tokens.
 class MasterLocator {
  public:
-  MasterLocator(std::string application_id, std::string user, std::optional<yarn::Token> resource_manager_token);
+  using TokenSource = std::function<std::optional<yarn::Token>()>;
+  MasterLocator(std::string application_id, std::string user, TokenSource resource_manager_token);
   ~MasterLocator();
 
   // The address the ResourceManager has for the application's running
@@ -28,7 +32,8 @@ class MasterLocator {
  private:
   std::string application_id_;
   std::string user_;
-  std::optional<yarn::Token> resource_manager_token_;
+  TokenSource resource_manager_token_;
+  std::optional<yarn::Token> client_token_;  // the one client_ was made with
   std::unique_ptr<yarn::ApplicationClient> client_;
   bool ended_ = false;
 };

@@ -6,7 +6,11 @@ tests/yarn-cluster/README.md). Two jobs run side by side:
 - one submitted with --principal and --keytab writes a checkpoint and a
   scalar to hdfs:// every 30 s for over two lifetimes, its worker killed
   after the first lifetime resumes from its checkpoint, its TensorBoard
-  serves the scalars written after the first lifetime, and it succeeds; the
+  serves the scalars written after the first lifetime, its application
+  master killed after the second lifetime is followed by a second attempt
+  that adopts the tasks (the bed's ResourceManager has proxy-user
+  privileges, so its NodeManagers can still localize the attempt), and it
+  succeeds; the
   keytab reaches the application master alone and leaves HDFS with the job,
   and neither it nor any token shows in what Spindle says, logs or keeps;
 - one without is warned at submit with the hour its tokens die and the flag
@@ -29,6 +33,7 @@ import urllib.request
 import uuid
 
 from jobs_on_yarn_test import SOURCE
+from faults_test import master_of
 from secure_test import CLUSTER, DATA_DIR, READY, forms_of, kinit, run, token_passwords, webhdfs_list
 
 LIFETIME_S = 180
@@ -71,9 +76,16 @@ class LongJobs(unittest.TestCase):
         return json.loads(shown.stdout).get("job") if shown.returncode == 0 else None
 
     def test_a_keytab_job_outlives_its_tokens_and_one_without_fails_saying_why(self):
-        until = time.time() + 2 * LIFETIME_S + 100
+        # doctor tells which way past the lifetime this cluster grants.
+        doctor = run("doctor", env=self.env, timeout=300)
+        self.assertEqual(doctor.returncode, 0, doctor.stdout + doctor.stderr)
+        self.assertIn("OK    token renewal: jobs with --principal and --keytab renew their own tokens; the "
+                      "ResourceManager also gets new HDFS tokens as a proxy user", doctor.stdout)
+
+        until = time.time() + 2 * LIFETIME_S + 160
         keytab_job = {
             "name": "outlives-its-tokens",
+            "max_attempts": 2,
             "files": {"long_training.py": os.path.join(SOURCE, "tests/python/long_training.py")},
             "env": {"LONG_JOB_DIR": "hdfs://" + self.base + "/keytab", "UNTIL": str(until), "INTERVAL": "30",
                     "TF_CPP_MIN_LOG_LEVEL": "2"},
@@ -180,6 +192,12 @@ class LongJobs(unittest.TestCase):
         written_late = [wall for wall, _step, _value in scalars if wall * 1000 > first_end[with_keytab] + 30_000]
         self.assertGreaterEqual(len(written_late), 3, scalars)
 
+        # After the second lifetime the master dies; the next attempt logs in from the keytab and
+        # adopts the running tasks.
+        master = master_of(with_keytab)
+        self.assertIsNotNone(master, "no application master process")
+        os.kill(master, signal.SIGKILL)
+
         # The worker started again resumed from the checkpoint the first one wrote.
         outputs = ""
         for path in glob.glob(os.path.join(CLUSTER, "data", "**", with_keytab, "container_*", "stdout"),
@@ -200,6 +218,9 @@ class LongJobs(unittest.TestCase):
         record = json.loads(run("history", with_keytab, "--json", env=self.env).stdout)
         self.assertEqual(record["state"], "succeeded", record["diagnostics"])
         self.assertGreater(record["finished_ms"] - record["started_ms"], 2 * LIFETIME_S * 1000)
+        self.assertEqual([m["attempt"] for m in record["master_attempts"]], [1, 2], record["master_attempts"])
+        reattached = sorted(e["task"] for e in record["events"] if e["kind"] == "reattached")
+        self.assertIn("tensorboard:0", reattached, record["events"])
         self.assertGreaterEqual(len(passwords), 4, "new tokens were handed out more than once")
 
         # The keytab left HDFS with the staging directory.

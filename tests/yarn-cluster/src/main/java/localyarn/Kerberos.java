@@ -64,6 +64,10 @@ final class Kerberos {
   private final File dir;
   private final File kdcDir;
 
+  static boolean rmProxyUser() {
+    return "true".equals(System.getenv("SPINDLE_RM_PROXY_USER"));
+  }
+
   private static long longFromEnvironment(String name, long fallback) {
     String value = System.getenv(name);
     if (value == null || value.isEmpty()) return fallback;
@@ -324,6 +328,11 @@ final class Kerberos {
     // default), so that a test job of a few minutes proves the ResourceManager renews them.
     s.put("dfs.namenode.delegation.token.renew-interval", Long.toString(TOKEN_RENEW_INTERVAL_MS));
     s.put("dfs.namenode.delegation.token.max-lifetime", Long.toString(TOKEN_MAX_LIFETIME_MS));
+    if (rmProxyUser()) {
+      // The ResourceManager (short name yarn) may ask for tokens on behalf of the job's user.
+      s.put("hadoop.proxyuser.yarn.hosts", "*");
+      s.put("hadoop.proxyuser.yarn.groups", "*");
+    }
     return s;
   }
 
@@ -350,6 +359,16 @@ final class Kerberos {
     s.put("yarn.resourcemanager.keytab", keytab("rm").getPath());
     s.put("yarn.resourcemanager.delegation.token.renew-interval", Long.toString(TOKEN_RENEW_INTERVAL_MS));
     s.put("yarn.resourcemanager.delegation.token.max-lifetime", Long.toString(TOKEN_MAX_LIFETIME_MS));
+    // SPINDLE_RM_PROXY_USER=true: the ResourceManager gets new HDFS tokens for an application as a
+    // proxy user when those it was given near their maximum lifetime, and hands them to the
+    // NodeManagers for localization and log aggregation.
+    s.put("yarn.resourcemanager.proxy-user-privileges.enabled", Boolean.toString(rmProxyUser()));
+    if (rmProxyUser()) {
+      // The RM stops renewing an application's own HDFS tokens once less than this is left of their
+      // maximum lifetime, and gets its own instead (3 h by default, longer than this bed's
+      // lifetimes): 30 s keeps the application's renewed nearly to their end, as on a real cluster.
+      s.put("yarn.resourcemanager.system-credentials.valid-time-remaining", "30000");
+    }
     s.put("yarn.nodemanager.principal", serverPrincipal("nm"));
     s.put("yarn.nodemanager.keytab", keytab("nm").getPath());
     // SPNEGO on the RM's and NMs' web servers (REST included).

@@ -853,15 +853,24 @@ public final class LocalYarnCluster {
     int ephemeralStart = ephemeralPortRangeStart();
     int lowest = 10000;
     if (ephemeralStart - lowest < 1000) {
-      // An unusual range: no room below it, so the kernel's pick it is.
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        return advertised(MiniYARNCluster.getHostname()) + ":" + socket.getLocalPort();
+      // An unusual range: no room below it, so the kernel's pick it is. A port closed again may be
+      // the kernel's next pick too, so none is handed out twice.
+      for (int attempt = 0; attempt < 500; attempt++) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+          if (PORTS_GIVEN.add(socket.getLocalPort())) {
+            return advertised(MiniYARNCluster.getHostname()) + ":" + socket.getLocalPort();
+          }
+        }
       }
+      throw new IOException("the kernel gave no port not handed out already in 500 tries");
     }
     for (int attempt = 0; attempt < 500; attempt++) {
       int port = lowest + PORT_PICKS.nextInt(ephemeralStart - lowest);
+      // Picked already for another server of this cluster, which has not bound it yet.
+      if (PORTS_GIVEN.contains(port)) continue;
       try (ServerSocket socket = new ServerSocket()) {
         socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+        PORTS_GIVEN.add(port);
         return advertised(MiniYARNCluster.getHostname()) + ":" + port;
       } catch (IOException taken) {
         // in use: try another
@@ -872,6 +881,7 @@ public final class LocalYarnCluster {
   }
 
   private static final java.util.Random PORT_PICKS = new java.security.SecureRandom();
+  private static final java.util.Set<Integer> PORTS_GIVEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private static int ephemeralPortRangeStart() {
     try {
