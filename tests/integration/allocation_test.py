@@ -339,7 +339,9 @@ class Stalls(JobOnTheBed):
         self.assertEqual(record["state"], "failed")
         self.assertRegex(record["diagnostics"],
                          "^worker:0 failed: " + re.escape(STALL_SENTENCE + ", so its container was stopped "
-                                                          "(on_stall: fail)") + r" \(container_\S+ on \S+\)\.$")
+                                                          "(on_stall: fail)") + r" \(container_\S+ on \S+\)\."
+                         # The executor's stderr tail follows when it reached the master before the stop.
+                         r"( The end of its stderr:\n(spindle executor: .*\n)+)?\Z")
         self.assert_stalled_in_time(application)
         self.assertEqual(wait_for_no_processes(application), [], "processes of the job are still running")
 
