@@ -21,7 +21,7 @@ namespace {
 
 using detail::YamlFields;
 
-constexpr std::array<std::string_view, 27> job_keys{"name",
+constexpr std::array<std::string_view, 28> job_keys{"name",
                                                     "queue",
                                                     "priority",
                                                     "tags",
@@ -47,7 +47,8 @@ constexpr std::array<std::string_view, 27> job_keys{"name",
                                                     "mlflow",
                                                     "command",
                                                     "tasks",
-                                                    "application_master"};
+                                                    "application_master",
+                                                    "sweep"};
 
 constexpr std::array<std::string_view, 11> task_keys{"instances",    "memory",     "vcores",   "gpus",
                                                      "processes",    "node_label", "command",  "env",
@@ -158,6 +159,12 @@ class SpecReader {
           } else if (key == "command") {
             default_command = fields_.command(value, field);
             default_command_field = field;
+          } else if (key == "sweep") {
+            if (!options_.sweep_section) {
+              fields_.error(value, field,
+                            "makes this spec a sweep of many jobs; run it with `spindle sweep submit`, or remove the "
+                            "section to run one job");
+            }
           } else {
             read_job_key(key, value, field);
           }

@@ -18,6 +18,9 @@ struct SpecParseOptions {
   // Whether local files must exist and be readable (off for fuzzing and for
   // specs that are only rendered).
   bool check_files = true;
+  // Whether the spec may have a `sweep` section, which parse_sweep_spec reads
+  // (docs/sweeps.md); a job spec with one is refused, naming `spindle sweep`.
+  bool sweep_section = false;
 };
 
 // Parses and validates a YAML or JSON job spec. Either the whole spec is valid

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spindle/core/result.h"
+#include "spindle/core/sweep_trials.h"
+
+namespace spindle {
+
+// Where a trial is in its life. `stopped` is the sweep's own end for a trial
+// its early-stopping rule cut short: neither failed nor killed, and its
+// checkpoints and scalars stay.
+enum class TrialState { waiting, submitted, running, succeeded, failed, killed, stopped };
+
+std::string_view to_string(TrialState state);
+std::optional<TrialState> trial_state_from(std::string_view text);
+bool is_final(TrialState state);
+
+struct TrialRecord {
+  TrialParameters parameters;
+  TrialState state = TrialState::waiting;
+  std::string application_id;  // set before the submission, so a new controller finds it
+  std::string why;             // how it ended, or the last rung's verdict
+  std::optional<MetricSample> best;
+  std::optional<MetricSample> last;
+  std::vector<RungVerdict> rungs;
+  std::int64_t submitted_ms = 0;
+  std::int64_t ended_ms = 0;
+};
+
+enum class SweepState { running, succeeded, failed, killed };
+std::string_view to_string(SweepState state);
+
+// All a sweep is and did, as its controller keeps it in HDFS beside the
+// sweep's staging directory (docs/sweeps.md, "Where a sweep keeps itself").
+struct SweepRecord {
+  std::string sweep_id;  // the controller's application id
+  std::string name;
+  std::string user;
+  std::string queue;
+  std::string search_json;  // the search as search_to_json wrote it
+  SweepState state = SweepState::running;
+  std::string diagnostics;
+  std::int64_t submitted_ms = 0;
+  std::int64_t ended_ms = 0;
+  int most_running = 0;  // the most trials the controller had running at once
+  std::vector<TrialRecord> trials;
+
+  // The trial with the best metric so far, if any logged one.
+  const TrialRecord* best_trial(bool maximize) const;
+  int count(TrialState wanted) const;
+};
+
+std::string to_json(const SweepRecord& record);
+// Read back with a sentence for anything that is not a sweep record.
+Result<SweepRecord> sweep_record_from_json(std::string_view text);
+
+}  // namespace spindle
