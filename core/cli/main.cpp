@@ -15,6 +15,7 @@
 #include "cli/render_env_command.h"
 #include "cli/serve_command.h"
 #include "cli/submit_command.h"
+#include "cli/sweep_command.h"
 #include "cli/tensorboard_command.h"
 #include "cli/validate_command.h"
 #include "spindle/core/version.h"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   spindle::cli::add_status_commands(app, exit_code);
   spindle::cli::add_logs_command(app, exit_code);
   spindle::cli::add_kill_command(app, exit_code);
+  spindle::cli::add_sweep_command(app, exit_code);
   spindle::cli::add_tensorboard_command(app, exit_code);
   spindle::cli::add_list_command(app, exit_code);
   spindle::cli::add_history_command(app, exit_code);

@@ -10,6 +10,7 @@
 #include "spindle/client/will_it_fit.h"
 #include "spindle/core/location_warnings.h"
 #include "spindle/core/spec_writer.h"
+#include "spindle/core/sweep_trials.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/resource_manager_rest.h"
 
@@ -18,6 +19,7 @@ namespace {
 
 struct ValidateOptions {
   SpecSource source;
+  std::string search;  // a sweep's search beside the spec
   bool json = false;
   bool cluster = false;
 };
@@ -66,13 +68,45 @@ int check_fit(const JobSpec& spec, bool json, nlohmann::ordered_json& out) {
   return fit.can_ever_fit() ? exit_done : exit_bad_input;
 }
 
+// A spec with a sweep section, or with --search: the job and the search, and
+// the trials it draws.
+Result<std::optional<SweepSpec>, Diagnostics> load_sweep(const ValidateOptions& options) {
+  const auto file = options.source.spec_file();
+  if (file.empty()) return std::optional<SweepSpec>();
+  if (options.search.empty()) {
+    auto text = read_spec_file(file);
+    if (!text || !has_sweep_section(*text)) return std::optional<SweepSpec>();
+  }
+  auto sweep = load_sweep_spec(file, true, options.search);
+  if (!sweep) return sweep.error();
+  return std::optional<SweepSpec>(std::move(*sweep));
+}
+
 int run_validate(const ValidateOptions& options) {
-  auto spec = options.source.load(/*check_files=*/true);
+  auto sweep = load_sweep(options);
+  if (!sweep) {
+    print_diagnostics(sweep.error(), options.json);
+    return exit_bad_input;
+  }
+  auto spec = *sweep ? Result<JobSpec, Diagnostics>((*sweep)->job) : options.source.load(/*check_files=*/true);
   if (!spec) {
     print_diagnostics(spec.error(), options.json);
     return exit_bad_input;
   }
   nlohmann::ordered_json out{{"valid", true}, {"spec", to_json(*spec)}};
+  if (*sweep) {
+    out["sweep"] = nlohmann::ordered_json::parse(search_to_json((*sweep)->search));
+    auto& trials = out["trials"] = nlohmann::ordered_json::array();
+    for (const auto& trial : draw_trials((*sweep)->search)) {
+      nlohmann::ordered_json values = nlohmann::ordered_json::object();
+      for (const auto& [name, value] : trial.values) values[name] = value;
+      trials.push_back({{"trial", trial.index}, {"parameters", values}});
+    }
+    if (!options.json) {
+      std::cerr << "a sweep of " << (*sweep)->search.trials << " trials, " << (*sweep)->search.parallel
+                << " at a time; spindle validate --json lists each trial's parameters\n";
+    }
+  }
   const auto warnings = location_warnings(*spec, options.source.spec_file());
   if (options.json) {
     out["warnings"] = nlohmann::ordered_json::array();
@@ -101,6 +135,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ValidateOptions>();
   CLI::App* command = app.add_subcommand("validate", "Check a job spec and print it normalized (memory in MiB)");
   options->source.add_options(*command);
+  command->add_option("--search", options->search, "A sweep's search in a file of its own, beside the spec");
   command->add_flag("--json", options->json, "Print {\"valid\": ..., \"spec\"|\"errors\": ...} as JSON");
   command->add_flag("--cluster", options->cluster,
                     "Also say, per task type, whether the cluster of HADOOP_CONF_DIR has room for it now, will "

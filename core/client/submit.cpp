@@ -28,6 +28,7 @@
 #include "spindle/core/environment.h"
 #include "spindle/core/python_env_path.h"
 #include "spindle/core/spec_writer.h"
+#include "spindle/core/sweep_state.h"
 #include "spindle/core/token_expiry.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
@@ -157,13 +158,13 @@ namespace {
 
 // The job goes into the history as soon as YARN has it. A history that
 // cannot be written is worth a warning, not the job.
-void record_submission(const JobSpec& spec, const yarn::HadoopConfiguration& configuration,
+void record_submission(const JobSpec& spec, const std::string& name, const yarn::HadoopConfiguration& configuration,
                        const std::string& application_id, std::int64_t submitted_ms,
                        const std::function<void(const std::string&)>& progress) {
   auto history = HistoryStore::open();
   JobHistoryEntry entry;
   entry.application_id = application_id;
-  entry.name = spec.name;
+  entry.name = name;
   auto user = yarn::cluster_user(configuration);
   entry.user = user ? *user : yarn::hadoop_user_name();
   entry.queue = spec.queue;
@@ -404,16 +405,20 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     keytab = std::move(*put);
   }
 
+  const bool sweep = !options.sweep_search_json.empty();
   yarn::SubmissionRequest request;
   request.id = created->id;
-  request.name = spec.name;
+  request.name = sweep ? spec.name + " (sweep)" : spec.name;
   request.queue = spec.queue;
   request.priority = spec.priority;
   request.tags = spec.tags;
-  request.max_attempts = spec.max_attempts;
+  if (sweep) request.tags.push_back(std::string(sweep_tag));
+  // A sweep's controller that dies goes on in a new attempt from its record;
+  // its trials run as applications of their own meanwhile.
+  request.max_attempts = sweep ? std::max(spec.max_attempts, 3) : spec.max_attempts;
   // A later attempt of the application master adopts the running tasks
   // instead of starting the job over.
-  request.keep_containers_across_attempts = spec.max_attempts > 1;
+  request.keep_containers_across_attempts = !sweep && spec.max_attempts > 1;
   request.am_resources = yarn::Resources{
       static_cast<std::int64_t>(spec.application_master.memory_mib), spec.application_master.vcores, {}};
   // The master runs no Python: only the tasks' containers localize the environment.
@@ -424,6 +429,12 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   }
   request.am.environment[container_contract::resources_variable] = yarn::encode_local_files(staged);
   request.am.environment[container_contract::staging_variable] = area.removal_location();
+  if (sweep) {
+    request.am.environment[container_contract::master_files_variable] = yarn::encode_local_files(request.am.files);
+    auto user = yarn::cluster_user(configuration);
+    request.am.environment[container_contract::sweep_record_variable] =
+        sweep_record_path(user ? *user : yarn::hadoop_user_name(), application_id);
+  }
   if (keytab) {
     request.am.files.push_back(*keytab);
     request.am.environment[container_contract::kerberos_principal_variable] = spec.kerberos->principal;
@@ -432,13 +443,15 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     for (const auto& kdc : realm->kdcs) kdcs += (kdcs.empty() ? "" : ",") + kdc;
     request.am.environment[container_contract::kerberos_kdcs_variable] = kdcs;
   }
-  request.am.commands = {std::string(container_contract::master_command) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
+  request.am.commands = {std::string(sweep ? container_contract::sweep_command : container_contract::master_command) +
+                         " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
   yarn::Credentials credentials = std::move(*tokens);
   credentials.secrets[container_contract::secret_alias] = *secret;
   // What the containers read, everything but how the client logged in, goes
   // with the launch rather than as a file: nothing waits for HDFS to close it.
   shipped.kerberos.reset();
   credentials.secrets[container_contract::job_spec_alias] = to_json(shipped).dump();
+  if (sweep) credentials.secrets[container_contract::sweep_search_alias] = options.sweep_search_json;
   // On an encrypted cluster the job's API speaks TLS with a certificate made
   // here for this job; its key goes only to the master, its pin to the record.
   std::string api_pin;
@@ -459,7 +472,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   }
   JobRecord record;
   record.application_id = application_id;
-  record.name = spec.name;
+  record.name = request.name;
   record.secret = *secret;
   record.api_certificate_sha256 = api_pin;
   record.staging = area.location();
@@ -468,7 +481,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     (void)client.kill(created->id, "its secret could not be kept on the submitting machine");
     return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));
   }
-  record_submission(spec, configuration, application_id, record.submitted_ms, progress);
+  record_submission(spec, request.name, configuration, application_id, record.submitted_ms, progress);
   if (*tracking) {
     auto history = HistoryStore::open();
     auto kept = history ? history->record_tracking_run(application_id, **tracking) : Result<void>(history.error());

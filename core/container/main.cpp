@@ -14,6 +14,7 @@
 #include "container/probe_master.h"
 #include "container/process_fan_out.h"
 #include "container/self_check.h"
+#include "container/sweep_controller.h"
 #include "container/task_executor.h"
 #include "spindle/core/container_contract.h"
 #include "spindle/core/version.h"
@@ -27,6 +28,7 @@ std::string environment(const char* name) {
 
 int usage() {
   std::cerr << "usage: spindle-container master\n"
+               "       spindle-container sweep\n"
                "       spindle-container task --task TYPE:INDEX --api HOST:PORT [--attempt N] [--restarts N]\n"
                "       spindle-container self-check master --listen HOST --secret TEXT\n"
                "       spindle-container self-check task --api HOST:PORT --secret TEXT [--host NAME]\n"
@@ -81,6 +83,7 @@ int run(int argc, char** argv) {
     return spindle::container::run_hdfs_bridge(std::atoi(argv[3]));
   }
   if (mode == spindle::container_contract::probe_mode && argc == 2) return spindle::container::run_probe_master();
+  if (mode == spindle::container_contract::sweep_mode && argc == 2) return spindle::container::run_sweep_controller();
   if (mode == spindle::container_contract::master_mode && argc == 2) {
     spindle::container::MasterOptions options;
     options.staged_files_json = environment(spindle::container_contract::resources_variable);

@@ -16,7 +16,7 @@ _spindle() {
     cword=$COMP_CWORD
   fi
 
-  local commands="validate render-env submit status watch logs kill tensorboard list history metrics cluster doctor local env serve"
+  local commands="validate render-env submit status watch logs kill tensorboard list history metrics cluster doctor local env serve sweep"
   local short_form="-r --cluster_requirement -s --script -i --input -o --output -n --name -q --queue -m --task_memory -c --task_vcores -t --tensorboard --docker_image"
 
   local command="" sub="" i
@@ -50,7 +50,7 @@ _spindle() {
 
   local options=""
   case "$command" in
-    validate) options="$short_form --json --cluster" ;;
+    validate) options="$short_form --json --cluster --search" ;;
     render-env) options="$short_form --hosts --task --app-id --attempt --json" ;;
     submit) options="$short_form --wait --json --no-fit-check --principal --keytab" ;;
     status | history) options="--json" ;;
@@ -69,6 +69,16 @@ _spindle() {
       ;;
     local)
       [[ -z "$sub" ]] && COMPREPLY=($(compgen -W "up down status env" -- "$cur"))
+      return
+      ;;
+    sweep)
+      if [[ -z "$sub" ]]; then
+        COMPREPLY=($(compgen -W "submit status list best kill" -- "$cur"))
+      elif [[ "$sub" == submit ]]; then
+        COMPREPLY=($(compgen -f -W "--search --json --no-fit-check" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "--json" -- "$cur"))
+      fi
       return
       ;;
     env)

@@ -199,6 +199,7 @@ Result<void> ApplicationClient::submit(const SubmissionRequest& request) {
   *context->mutable_resource() = to_proto(request.am_resources);
   context->set_application_type(request.type);
   context->set_keep_containers_across_application_attempts(request.keep_containers_across_attempts);
+  if (!request.cancel_tokens_when_complete) context->set_cancel_tokens_when_complete(false);
   for (const auto& tag : request.tags) context->add_application_tags(tag);
   if (!request.am_node_label.empty()) context->set_node_label_expression(request.am_node_label);
   auto response = ask<wire::yarn::SubmitApplicationResponse>("submitApplication", message);

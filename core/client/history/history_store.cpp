@@ -542,3 +542,49 @@ Result<std::vector<std::string>> HistoryStore::ended_jobs_with_open_runs() {
 }
 
 }  // namespace spindle::client
+
+namespace spindle::client {
+
+Result<void> HistoryStore::record_sweep(const SweepRecord& sweep) {
+  auto upsert = state_->db.prepare(R"sql(
+    INSERT INTO sweeps (sweep_id, name, state, submitted_ms, record_json, updated_ms)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+    ON CONFLICT (sweep_id) DO UPDATE SET name = excluded.name, state = excluded.state,
+      submitted_ms = excluded.submitted_ms, record_json = excluded.record_json, updated_ms = excluded.updated_ms)sql");
+  if (!upsert) return upsert.error();
+  return upsert->bind(1, sweep.sweep_id)
+      .bind(2, sweep.name)
+      .bind(3, std::string(to_string(sweep.state)))
+      .bind(4, sweep.submitted_ms)
+      .bind(5, to_json(sweep))
+      .bind(6, wall_clock_ms())
+      .run();
+}
+
+Result<std::vector<SweepRecord>> HistoryStore::sweeps() {
+  auto query = state_->db.prepare("SELECT record_json FROM sweeps ORDER BY submitted_ms DESC, sweep_id DESC");
+  if (!query) return query.error();
+  std::vector<SweepRecord> found;
+  for (;;) {
+    auto row = query->next();
+    if (!row) return row.error();
+    if (!*row) break;
+    // Written by record_sweep; a row that no longer reads is skipped rather than trusted.
+    if (auto record = sweep_record_from_json(query->text(0))) found.push_back(std::move(*record));
+  }
+  return found;
+}
+
+Result<std::optional<SweepRecord>> HistoryStore::sweep(const std::string& sweep_id) {
+  auto query = state_->db.prepare("SELECT record_json FROM sweeps WHERE sweep_id = ?1");
+  if (!query) return query.error();
+  query->bind(1, sweep_id);
+  auto row = query->next();
+  if (!row) return row.error();
+  if (!*row) return std::optional<SweepRecord>();
+  auto record = sweep_record_from_json(query->text(0));
+  if (!record) return make_error("the history's record of " + sweep_id + " " + record.error().message);
+  return std::optional<SweepRecord>(std::move(*record));
+}
+
+}  // namespace spindle::client

@@ -8,7 +8,7 @@ namespace {
 
 // Index i takes a file from version i to i + 1. Never edit a released step:
 // add the next one.
-constexpr std::array<const char*, 3> migrations = {
+constexpr std::array<const char*, 4> migrations = {
     R"sql(
 CREATE TABLE jobs (
   application_id TEXT PRIMARY KEY,
@@ -82,6 +82,17 @@ CREATE TABLE tracking_runs (
   task_runs TEXT NOT NULL DEFAULT '{}',
   closed_ms INTEGER NOT NULL DEFAULT 0
 );
+)sql",
+    R"sql(
+CREATE TABLE sweeps (
+  sweep_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL DEFAULT '',
+  state TEXT NOT NULL DEFAULT 'running',
+  submitted_ms INTEGER NOT NULL DEFAULT 0,
+  record_json TEXT NOT NULL DEFAULT '{}',
+  updated_ms INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX sweeps_by_submission ON sweeps (submitted_ms DESC);
 )sql",
 };
 

@@ -610,7 +610,7 @@ Result<JobSpec, Diagnostics> parse_job_spec(std::string_view text, const SpecPar
   return reader.read(text);
 }
 
-Result<JobSpec, Diagnostics> load_job_spec(const std::filesystem::path& path, bool check_files) {
+Result<std::string, Diagnostics> read_spec_file(const std::filesystem::path& path) {
   const std::string name = path.string();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
@@ -627,11 +627,18 @@ Result<JobSpec, Diagnostics> load_job_spec(const std::filesystem::path& path, bo
   if (!in) return Diagnostics{{name, 0, 0, "", "cannot be read; check its permissions"}};
   std::ostringstream text;
   text << in.rdbuf();
+  return text.str();
+}
+
+Result<JobSpec, Diagnostics> load_job_spec(const std::filesystem::path& path, bool check_files) {
+  auto text = read_spec_file(path);
+  if (!text) return text.error();
+  std::error_code ec;
   SpecParseOptions options;
-  options.source_name = name;
+  options.source_name = path.string();
   options.base_dir = std::filesystem::absolute(path, ec).parent_path();
   options.check_files = check_files;
-  return parse_job_spec(text.str(), options);
+  return parse_job_spec(*text, options);
 }
 
 Diagnostics check_job_rules(const JobSpec& spec, const std::string& source_name) {

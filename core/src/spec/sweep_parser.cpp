@@ -38,9 +38,12 @@ constexpr std::int64_t max_trials = 10'000;
 // framework: a parameter of that name would be overwritten or break the task.
 bool is_reserved_variable(std::string_view name) {
   static constexpr std::array<std::string_view, 6> prefixes{"SPINDLE_", "DTF_", "HADOOP_", "YARN_", "JAVA_", "MLFLOW_"};
-  static constexpr std::array<std::string_view, 11> names{
-      "PATH",    "HOME",       "USER",       "PWD",  "SHELL", "TF_CONFIG", "PYTHONPATH", "LD_LIBRARY_PATH",
-      "LD_PRELOAD", "CUDA_VISIBLE_DEVICES", "CONTAINER_ID"};
+  static constexpr std::array<std::string_view, 11> names{"PATH",       "HOME",
+                                                          "USER",       "PWD",
+                                                          "SHELL",      "TF_CONFIG",
+                                                          "PYTHONPATH", "LD_LIBRARY_PATH",
+                                                          "LD_PRELOAD", "CUDA_VISIBLE_DEVICES",
+                                                          "SWEEP_TRIAL"};
   for (auto prefix : prefixes) {
     if (name.starts_with(prefix)) return true;
   }
@@ -168,8 +171,7 @@ class SearchReader {
     }
   }
 
-  std::optional<SweepParameter> read_parameter(const std::string& name, const YAML::Node& item,
-                                               const std::string& at) {
+  std::optional<SweepParameter> read_parameter(const std::string& name, const YAML::Node& item, const std::string& at) {
     SweepParameter parameter;
     parameter.name = name;
     parameter.variable = upper(name);
@@ -239,7 +241,8 @@ class SearchReader {
                    const std::string& at) {
     parameter.kind = kind;
     if (!value.IsSequence() || value.size() == 0) {
-      fields_.error(value, at, "must be a list of one value or more, e.g. [16, 32, 64], not " + detail::describe(value));
+      fields_.error(value, at,
+                    "must be a list of one value or more, e.g. [16, 32, 64], not " + detail::describe(value));
       return false;
     }
     std::set<std::string> seen;
@@ -279,7 +282,8 @@ class SearchReader {
       return false;
     }
     if (!(*low < *high)) {
-      fields_.error(value, at, "runs from " + value[0].Scalar() + " to " + value[1].Scalar() + "; give the lower bound first");
+      fields_.error(value, at,
+                    "runs from " + value[0].Scalar() + " to " + value[1].Scalar() + "; give the lower bound first");
       return false;
     }
     if (kind == SweepParameter::Kind::log_uniform && *low <= 0) {
@@ -464,9 +468,9 @@ void check_placeholders(const SweepSpec& sweep, std::string_view text, const std
       const auto place = place_in_text(text, shown);
       std::string names;
       for (const auto& one : known) names += (names.empty() ? "" : ", ") + one;
-      diagnostics.push_back({source_name, place.line, place.column, "tasks." + task.type + ".command",
-                             shown + " names no parameter of the sweep (it has " + names +
-                                 "); write {{name}} with one of those"});
+      diagnostics.push_back(
+          {source_name, place.line, place.column, "tasks." + task.type + ".command",
+           shown + " names no parameter of the sweep (it has " + names + "); write {{name}} with one of those"});
     }
   }
   for (const auto& parameter : sweep.search.parameters) {
@@ -535,9 +539,9 @@ Result<SweepSpec, Diagnostics> parse_sweep_spec(std::string_view spec_text, cons
       fields.error(root["sweep"], "sweep", "the search file holds the sweep's keys at its top level, without `sweep:`");
     }
     if (search_text && has_sweep_section(spec_text)) {
-      diagnostics.push_back({options.source_name, 0, 0, "sweep",
-                             "the spec has a sweep section and " + search_source +
-                                 " gives another search; keep one of them"});
+      diagnostics.push_back(
+          {options.source_name, 0, 0, "sweep",
+           "the spec has a sweep section and " + search_source + " gives another search; keep one of them"});
     } else if (search_text && root.IsMap() && !nested) {
       sweep.search = SearchReader(fields).read(root, "");
     } else if (!search_text && nested) {
@@ -547,7 +551,8 @@ Result<SweepSpec, Diagnostics> parse_sweep_spec(std::string_view spec_text, cons
                       "is missing; a sweep's spec has a `sweep` section (parameters, metric, trials), or give it "
                       "in a file of its own with --search");
     } else if (search_text && !root.IsMap()) {
-      fields.error(root, "", "the search must be a mapping with parameters and a metric, not " + detail::describe(root));
+      fields.error(root, "",
+                   "the search must be a mapping with parameters and a metric, not " + detail::describe(root));
     }
   } catch (const YAML::Exception& e) {
     // The spec's own reading already reported a spec that is no YAML.
@@ -559,10 +564,36 @@ Result<SweepSpec, Diagnostics> parse_sweep_spec(std::string_view spec_text, cons
   if (job) {
     sweep.job = std::move(*job);
     check_placeholders(sweep, spec_text, options.source_name, diagnostics);
+    if (!sweep.job.output.starts_with("hdfs://")) {
+      const auto place = place_in_text(spec_text, "output:");
+      diagnostics.push_back({options.source_name, place.line, place.column, "output",
+                             (sweep.job.output.empty() ? std::string("is missing") : "is " + sweep.job.output) +
+                                 "; a sweep's controller reads each trial's scalars from <output>/trial-<n> on a node "
+                                 "of the cluster, so give it in HDFS, e.g. hdfs:///user/me/sweeps/wine"});
+    }
   }
   if (!diagnostics.empty()) return diagnostics;
   if (sweep.search.parallel > sweep.search.trials) sweep.search.parallel = sweep.search.trials;
   return sweep;
+}
+
+Result<SweepSpec, Diagnostics> load_sweep_spec(const std::filesystem::path& spec_path, bool check_files,
+                                               const std::filesystem::path& search_path) {
+  auto text = read_spec_file(spec_path);
+  if (!text) return text.error();
+  std::optional<std::string> search;
+  if (!search_path.empty()) {
+    auto read = read_spec_file(search_path);
+    if (!read) return read.error();
+    search = std::move(*read);
+  }
+  std::error_code ec;
+  SpecParseOptions options;
+  options.source_name = spec_path.string();
+  options.base_dir = std::filesystem::absolute(spec_path, ec).parent_path();
+  options.check_files = check_files;
+  return parse_sweep_spec(*text, options, search ? std::optional<std::string_view>(*search) : std::nullopt,
+                          search_path.string());
 }
 
 std::string search_to_json(const SweepSearch& search) {

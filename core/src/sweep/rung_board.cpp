@@ -69,6 +69,7 @@ RungVerdict RungBoard::decide(int trial, std::size_t rung, double value) const {
     const auto middle = others.size() / 2;
     const double median = others.size() % 2 ? others[middle] : (others[middle - 1] + others[middle]) / 2;
     verdict.stop = better(median, value);
+    verdict.cut = median;
     verdict.reason = at + (verdict.stop ? ", worse than " : ", no worse than ") + "the median " + number(median) +
                      " of the " + std::to_string(others.size()) + " other trials there";
     return verdict;
@@ -87,6 +88,7 @@ RungVerdict RungBoard::decide(int trial, std::size_t rung, double value) const {
   std::sort(others.begin(), others.end(), [this](double a, double b) { return better(a, b); });
   const double cut = others[keep - 1];
   verdict.stop = better(cut, value);
+  verdict.cut = cut;
   verdict.reason = at + (verdict.stop ? ", outside " : ", within ") + "the best " + std::to_string(keep) + " of the " +
                    std::to_string(count) + " trials that reached that step (the cut: " + number(cut) + ")";
   return verdict;

@@ -8,8 +8,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::array<std::string_view, 7> trial_state_names{"waiting", "submitted", "running",           "succeeded",
-                                                            "failed",  "killed",    "stopped by the sweep"};
+constexpr std::array<std::string_view, 7> trial_state_names{
+    "waiting", "submitted", "running", "succeeded", "failed", "killed", "stopped by the sweep"};
 constexpr std::array<std::string_view, 4> sweep_state_names{"running", "succeeded", "failed", "killed"};
 
 Json sample_json(const std::optional<MetricSample>& sample) {
@@ -71,12 +71,20 @@ int SweepRecord::count(TrialState wanted) const {
   return n;
 }
 
+std::string sweep_record_path(const std::string& user, const std::string& sweep_id) {
+  return "/user/" + user + "/.spindle/sweeps/" + sweep_id + ".json";
+}
+
 std::string to_json(const SweepRecord& record) {
   Json trials = Json::array();
   for (const auto& trial : record.trials) {
     Json rungs = Json::array();
     for (const auto& rung : trial.rungs) {
-      rungs.push_back({{"rung", rung.rung}, {"step", rung.step}, {"value", rung.value}, {"stop", rung.stop},
+      rungs.push_back({{"rung", rung.rung},
+                       {"step", rung.step},
+                       {"value", rung.value},
+                       {"cut", rung.cut ? Json(*rung.cut) : Json(nullptr)},
+                       {"stop", rung.stop},
                        {"reason", rung.reason}});
     }
     // Parameters keep the search's order: a list of pairs, not an object.
@@ -91,7 +99,9 @@ std::string to_json(const SweepRecord& record) {
                       {"last", sample_json(trial.last)},
                       {"rungs", rungs},
                       {"submitted_ms", trial.submitted_ms},
-                      {"ended_ms", trial.ended_ms}});
+                      {"ended_ms", trial.ended_ms},
+                      {"secret", trial.secret},
+                      {"api_pin", trial.api_pin}});
   }
   Json out = {{"sweep_id", record.sweep_id},
               {"name", record.name},
@@ -164,13 +174,18 @@ Result<SweepRecord> sweep_record_from_json(std::string_view text) {
       if (const auto rungs = one.find("rungs"); rungs != one.end() && rungs->is_array()) {
         for (const auto& rung : *rungs) {
           if (!rung.is_object()) continue;
-          trial.rungs.push_back(RungVerdict{field_or<std::size_t>(rung, "rung", 0), field_or<std::int64_t>(rung, "step", 0),
-                                            field_or<double>(rung, "value", 0), field_or<bool>(rung, "stop", false),
-                                            field_or<std::string>(rung, "reason", "")});
+          RungVerdict verdict{field_or<std::size_t>(rung, "rung", 0),    field_or<std::int64_t>(rung, "step", 0),
+                              field_or<double>(rung, "value", 0),        field_or<bool>(rung, "stop", false),
+                              field_or<std::string>(rung, "reason", ""), std::nullopt};
+          if (const auto cut = rung.find("cut"); cut != rung.end() && cut->is_number())
+            verdict.cut = cut->get<double>();
+          trial.rungs.push_back(std::move(verdict));
         }
       }
       trial.submitted_ms = field_or<std::int64_t>(one, "submitted_ms", 0);
       trial.ended_ms = field_or<std::int64_t>(one, "ended_ms", 0);
+      trial.secret = field_or<std::string>(one, "secret", "");
+      trial.api_pin = field_or<std::string>(one, "api_pin", "");
       record.trials.push_back(std::move(trial));
     }
     return record;

@@ -95,7 +95,8 @@ std::vector<TrialParameters> draw_trials(const SweepSearch& search) {
   for (int index = 0; index < search.trials; ++index) {
     TrialParameters trial;
     trial.index = index;
-    for (const auto& parameter : search.parameters) trial.values.emplace_back(parameter.name, draw(parameter, generator));
+    for (const auto& parameter : search.parameters)
+      trial.values.emplace_back(parameter.name, draw(parameter, generator));
     trials.push_back(std::move(trial));
   }
   return trials;
@@ -114,7 +115,7 @@ JobSpec trial_job(const JobSpec& base, const SweepSearch& search, const TrialPar
   for (std::size_t p = 0; p < trial.values.size() && p < search.parameters.size(); ++p) {
     job.env[search.parameters[p].variable] = trial.values[p].second;
   }
-  job.env["SPINDLE_TRIAL"] = std::to_string(trial.index);
+  job.env["SWEEP_TRIAL"] = std::to_string(trial.index);
   for (auto& task : job.tasks) task.command = substituted(task.command, trial);
   return job;
 }

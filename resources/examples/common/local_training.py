@@ -20,9 +20,10 @@ def export_saved_model(model, directory, io_device=None):
                         options=tf.saved_model.SaveOptions(experimental_io_device=io_device))
 
 
-def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
+def train(output, steps=300, learning_rate=0.1, checkpoint_every=50, width=32, seconds_per_log=0.0):
+    """`seconds_per_log` paces training, so that a sweep's rungs see trials in the middle of their run."""
     x_train, y_train, _, _ = wine_splits()
-    model = WineClassifier()
+    model = WineClassifier(hidden=width)
     step = tf.Variable(0, dtype=tf.int64)
     checkpoint_dir = os.path.join(output, "checkpoints")
     manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, step=step), checkpoint_dir, max_to_keep=20)
@@ -31,7 +32,8 @@ def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
     resumed_from = int(step.numpy())
     if resumed_from:
         print(f"resuming from step {resumed_from} ({manager.latest_checkpoint})", flush=True)
-    writer = tf.summary.create_file_writer(os.path.join(output, "train"))
+    # Flushed every second: a sweep reads the scalars while the trial runs.
+    writer = tf.summary.create_file_writer(os.path.join(output, "train"), flush_millis=1000)
     batches = iter(tf.data.Dataset.from_tensor_slices((x_train, y_train)).shuffle(256, seed=3).repeat().batch(16))
 
     @tf.function
@@ -53,6 +55,8 @@ def train(output, steps=300, learning_rate=0.1, checkpoint_every=50):
                 tf.summary.scalar("loss", loss, step=current)
                 tf.summary.scalar("accuracy", accuracy, step=current)
             history.append(float(loss))
+            if seconds_per_log:
+                time.sleep(seconds_per_log)
         if current % checkpoint_every == 0:
             manager.save(checkpoint_number=current)
     writer.flush()

@@ -23,7 +23,10 @@ def main():
     steps = int(os.environ.get("TRAIN_STEPS", "300"))
     if kind == "chief":
         tf.io.gfile.makedirs(output)
-        train(output, steps=steps, checkpoint_every=int(os.environ.get("CHECKPOINT_EVERY", "50")))
+        # A sweep sets these per trial (resources/examples/wine-sweep).
+        train(output, steps=steps, checkpoint_every=int(os.environ.get("CHECKPOINT_EVERY", "50")),
+              learning_rate=float(os.environ.get("LEARNING_RATE", "0.1")), width=int(os.environ.get("WIDTH", "32")),
+              seconds_per_log=float(os.environ.get("SECONDS_PER_LOG", "0")))
     elif kind == "evaluator":
         _, _, x_test, y_test = wine_splits()
         evaluate_checkpoints(os.path.join(output, "checkpoints"), os.path.join(output, "eval"), x_test, y_test)

@@ -160,7 +160,7 @@ TEST(SweepTrials, ATrialsJobCarriesItsValuesOutputAndTags) {
   EXPECT_EQ(trial.name, "wine-trial-0");
   EXPECT_EQ(trial.output, "hdfs:///runs/wine/trial-0");
   EXPECT_EQ(trial.env.at("LR"), "0.05");
-  EXPECT_EQ(trial.env.at("SPINDLE_TRIAL"), "0");
+  EXPECT_EQ(trial.env.at("SWEEP_TRIAL"), "0");
   EXPECT_EQ(trial.tasks[0].command, "python t.py --lr 0.05 --trial 0");
   EXPECT_NE(std::find(trial.tags.begin(), trial.tags.end(), "spindle-sweep:application_1_0001"), trial.tags.end());
 }
@@ -218,7 +218,7 @@ TEST(SweepRecord, RoundTripsAndRefusesWhatIsNoRecord) {
   trial.state = TrialState::stopped;
   trial.why = "at step 50 ...";
   trial.best = MetricSample{40, 0.25};
-  trial.rungs.push_back({0, 50, 0.3, true, "cut"});
+  trial.rungs.push_back({0, 50, 0.3, true, "cut", 0.2});
   record.trials.push_back(trial);
   auto back = sweep_record_from_json(to_json(record));
   ASSERT_TRUE(back.ok()) << back.error().message;
@@ -227,6 +227,7 @@ TEST(SweepRecord, RoundTripsAndRefusesWhatIsNoRecord) {
   EXPECT_EQ(back->trials[0].parameters, trial.parameters);
   EXPECT_EQ(back->trials[0].best->value, 0.25);
   EXPECT_EQ(back->trials[0].rungs[0].reason, "cut");
+  EXPECT_EQ(back->trials[0].rungs[0].cut, 0.2);
   EXPECT_EQ(to_string(TrialState::stopped), "stopped by the sweep");
   EXPECT_EQ(back->best_trial(false), &back->trials[0]);
 

@@ -13,6 +13,7 @@
 #include "spindle/core/job_state.h"
 #include "spindle/core/job_status.h"
 #include "spindle/core/result.h"
+#include "spindle/core/sweep_state.h"
 
 namespace spindle::client {
 
@@ -114,7 +115,7 @@ class HistoryStore {
   // ~/.local/share/spindle/history.sqlite.
   static std::filesystem::path default_path();
   static Result<HistoryStore> open(const std::filesystem::path& path = default_path());
-  static constexpr int schema_version = 3;
+  static constexpr int schema_version = 4;
 
   HistoryStore(HistoryStore&&) noexcept;
   HistoryStore& operator=(HistoryStore&&) noexcept;
@@ -140,6 +141,12 @@ class HistoryStore {
   Result<std::optional<TrackingRunEntry>> tracking_run(const std::string& application_id);
   // Jobs that ended whose runs are still open, oldest first.
   Result<std::vector<std::string>> ended_jobs_with_open_runs();
+
+  // A sweep's record as its controller last wrote it (docs/sweeps.md): its
+  // trials, their parameters and why each ended. Newest first.
+  Result<void> record_sweep(const SweepRecord& sweep);
+  Result<std::vector<SweepRecord>> sweeps();
+  Result<std::optional<SweepRecord>> sweep(const std::string& sweep_id);
 
   Result<std::vector<JobHistoryEntry>> jobs(const JobFilter& filter = {});
   Result<std::optional<JobHistoryEntry>> job(const std::string& application_id);

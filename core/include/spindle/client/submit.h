@@ -38,6 +38,9 @@ struct SubmitOptions {
   // hold). Off for clusters whose nodes come and go: the ResourceManager then refuses what it
   // cannot grant once the application master asks, and the job fails saying why.
   bool check_fit = true;
+  // Set by submit_sweep: the application is the sweep's controller, which
+  // runs this search (search_to_json) over the spec (docs/sweeps.md).
+  std::string sweep_search_json;
 };
 
 // How the job's Python environment reached the cluster.

@@ -29,7 +29,12 @@ inline constexpr const char* task_command = "./spindle-container task";
 inline constexpr const char* probe_mode = "probe";
 inline constexpr const char* probe_command = "./spindle-container probe";
 inline constexpr const char* probe_greeting = "spindle probe ran on ";
+// A sweep's controller (docs/sweeps.md): the application master of the
+// sweep's own application, which submits its trials as applications.
+inline constexpr const char* sweep_mode = "sweep";
+inline constexpr const char* sweep_command = "./spindle-container sweep";
 static_assert(std::string_view(master_command).ends_with(master_mode));
+static_assert(std::string_view(sweep_command).ends_with(sweep_mode));
 static_assert(std::string_view(task_command).ends_with(task_mode));
 static_assert(std::string_view(probe_command).ends_with(probe_mode));
 
@@ -38,6 +43,11 @@ static_assert(std::string_view(probe_command).ends_with(probe_mode));
 inline constexpr const char* resources_variable = "SPINDLE_RESOURCES";
 // ...and the staging directory, which the master removes once the job is over.
 inline constexpr const char* staging_variable = "SPINDLE_STAGING";
+
+// A sweep's controller: the files its trials' application masters localize
+// (encoded as SPINDLE_RESOURCES), and the HDFS path of the sweep's record.
+inline constexpr const char* master_files_variable = "SPINDLE_MASTER_FILES";
+inline constexpr const char* sweep_record_variable = "SPINDLE_SWEEP_RECORD";
 
 // Credentials aliases. The job's secret, in the credentials of every
 // container the client and the application master launch.
@@ -52,6 +62,8 @@ inline constexpr const char* api_pin_alias = "spindle.job.api.sha256";
 // master and the master every task, in their credentials: YARN delivers it
 // with the launch, so a submit writes no file for it.
 inline constexpr const char* job_spec_alias = "spindle.job.spec";
+// A sweep's search (search_to_json), in its controller's credentials.
+inline constexpr const char* sweep_search_alias = "spindle.sweep.search";
 
 // A job submitted with a keytab (docs/architecture.md, "Jobs that outlive
 // their tokens"): the keytab, staged readable by the job's user alone and

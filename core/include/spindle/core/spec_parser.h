@@ -28,6 +28,10 @@ struct SpecParseOptions {
 // filled in), or every problem found comes back at once.
 Result<JobSpec, Diagnostics> parse_job_spec(std::string_view text, const SpecParseOptions& options);
 
+// A spec file's text, or one sentence on why it cannot be had (missing, a
+// directory, too large, unreadable).
+Result<std::string, Diagnostics> read_spec_file(const std::filesystem::path& path);
+
 // Reads and parses a spec file; its directory becomes the base directory.
 Result<JobSpec, Diagnostics> load_job_spec(const std::filesystem::path& path, bool check_files = true);
 

@@ -76,6 +76,10 @@ Result<SweepSpec, Diagnostics> parse_sweep_spec(std::string_view spec_text, cons
                                                 std::optional<std::string_view> search_text = std::nullopt,
                                                 const std::string& search_source = "");
 
+// The same from files: the spec, and the search file beside it when given.
+Result<SweepSpec, Diagnostics> load_sweep_spec(const std::filesystem::path& spec_path, bool check_files,
+                                               const std::filesystem::path& search_path = {});
+
 // Whether a spec's text has a top-level `sweep` key (read loosely: a spec
 // that is not valid YAML has none).
 bool has_sweep_section(std::string_view spec_text);

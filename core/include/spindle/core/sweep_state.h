@@ -30,6 +30,10 @@ struct TrialRecord {
   std::vector<RungVerdict> rungs;
   std::int64_t submitted_ms = 0;
   std::int64_t ended_ms = 0;
+  // What following the trial's own job API takes (spindle status, logs):
+  // the record sits in the user's own directory, which nobody else may read.
+  std::string secret;
+  std::string api_pin;
 };
 
 enum class SweepState { running, succeeded, failed, killed };
@@ -54,6 +58,13 @@ struct SweepRecord {
   const TrialRecord* best_trial(bool maximize) const;
   int count(TrialState wanted) const;
 };
+
+// Where a sweep's record is on the default file system: beside the user's
+// staging directories, kept after the sweep ends.
+std::string sweep_record_path(const std::string& user, const std::string& sweep_id);
+// The tag a sweep's controller application carries; its trials carry
+// spindle-sweep:<sweep id>.
+inline constexpr std::string_view sweep_tag = "spindle-sweep";
 
 std::string to_json(const SweepRecord& record);
 // Read back with a sentence for anything that is not a sweep record.

@@ -43,7 +43,8 @@ struct RungVerdict {
   std::int64_t step = 0;  // the rung's step
   double value = 0;       // what the trial logged there (or last before it)
   bool stop = false;
-  std::string reason;  // why it stops, or goes on: one sentence
+  std::string reason;         // why it stops, or goes on: one sentence
+  std::optional<double> cut;  // the value it was compared with (ASHA's cut, the median), when it was
 };
 
 // The values every trial logged at each rung so far, and the rules that

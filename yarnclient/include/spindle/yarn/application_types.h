@@ -60,6 +60,9 @@ struct SubmissionRequest {
   std::vector<std::string> tags;
   int max_attempts = 1;
   bool keep_containers_across_attempts = false;
+  // Whether the ResourceManager cancels the application's delegation tokens
+  // once it ends: not for a sweep's trials, which share their controller's.
+  bool cancel_tokens_when_complete = true;
   Resources am_resources{256, 1, {}};
   std::string am_node_label;
   LaunchContext am;

@@ -1,0 +1,193 @@
+#include "spindle/client/sweeps.h"
+
+#include <chrono>
+#include <thread>
+
+#include "spindle/client/history_store.h"
+#include "spindle/client/job_records.h"
+#include "spindle/core/clock.h"
+#include "spindle/yarn/application_client.h"
+#include "spindle/yarn/cluster_identity.h"
+#include "spindle/yarn/webhdfs.h"
+
+namespace spindle::client {
+namespace {
+
+std::string user_of(const yarn::HadoopConfiguration& configuration) {
+  auto user = yarn::cluster_user(configuration);
+  return user ? *user : yarn::hadoop_user_name();
+}
+
+void keep_in_history(const SweepRecord& record) {
+  // The history is this machine's copy; the record in HDFS is the sweep's own.
+  if (auto history = HistoryStore::open()) (void)history->record_sweep(record);
+  // Each trial is a job this machine can follow like its own (status, logs, metrics, kill).
+  JobRecords records;
+  for (const auto& trial : record.trials) {
+    if (trial.application_id.empty() || trial.secret.empty() || records.load(trial.application_id)) continue;
+    JobRecord job;
+    job.application_id = trial.application_id;
+    job.name = record.name + "-trial-" + std::to_string(trial.parameters.index);
+    job.secret = trial.secret;
+    job.api_certificate_sha256 = trial.api_pin;
+    job.submitted_ms = trial.submitted_ms;
+    (void)records.save(job);
+  }
+}
+
+}  // namespace
+
+Result<SubmittedJob, SubmitError> submit_sweep(const SweepSpec& sweep, const yarn::HadoopConfiguration& configuration,
+                                               const SubmitOptions& options) {
+  SubmitOptions controller = options;
+  controller.sweep_search_json = search_to_json(sweep.search);
+  auto submitted = submit_job(sweep.job, configuration, controller);
+  if (!submitted) return submitted;
+  SweepRecord record;
+  record.sweep_id = submitted->application_id;
+  record.name = sweep.job.name;
+  record.user = user_of(configuration);
+  record.queue = sweep.job.queue;
+  record.search_json = controller.sweep_search_json;
+  record.submitted_ms = wall_clock_ms();
+  for (auto& parameters : draw_trials(sweep.search)) record.trials.push_back(TrialRecord{std::move(parameters)});
+  keep_in_history(record);
+  return submitted;
+}
+
+Result<SweepView> read_sweep(const yarn::HadoopConfiguration& configuration, const std::string& sweep_id) {
+  auto id = yarn::ApplicationId::parse(sweep_id);
+  if (!id) return id.error();
+  SweepView view;
+  auto hdfs = yarn::WebHdfs::from_configuration(configuration);
+  Result<std::string> text =
+      hdfs ? hdfs->read_all(sweep_record_path(user_of(configuration), sweep_id)) : Result<std::string>(hdfs.error());
+  if (text) {
+    auto record = sweep_record_from_json(*text);
+    if (!record) return make_error("the record of " + sweep_id + " in HDFS " + record.error().message);
+    view.record = std::move(*record);
+    view.from_cluster = true;
+    if (view.record.state == SweepState::running) {
+      // A controller killed from outside has no time to write its end: YARN's word is the last.
+      yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
+      if (auto report = client.report(*id); report && report->finished()) {
+        view.record.state = report->final_status == "SUCCEEDED" ? SweepState::succeeded
+                            : report->state == "KILLED"         ? SweepState::killed
+                                                                : SweepState::failed;
+        view.record.diagnostics = report->diagnostics;
+        view.record.ended_ms = report->finish_time;
+        view.note = "its controller ended (" + report->state +
+                    ") without recording it; trials it had started may still run (spindle sweep kill stops them)";
+      }
+    }
+    keep_in_history(view.record);
+    return view;
+  }
+  std::optional<SweepRecord> kept;
+  if (auto history = HistoryStore::open()) {
+    if (auto found = history->sweep(sweep_id); found && *found) kept = std::move(**found);
+  }
+  if (text.error().remote_exception != "FileNotFoundException") {
+    if (!kept) return make_error("the record of " + sweep_id + " cannot be read: " + text.error().message);
+    view.record = std::move(*kept);
+    view.note = "the cluster was not read (" + text.error().message + "); this is the history's last copy";
+    return view;
+  }
+  // No record yet: the controller has not run, or never will.
+  yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
+  auto report = client.report(*id);
+  if (!report) return make_error("no sweep " + sweep_id + " is known: " + report.error().message);
+  if (kept) view.record = std::move(*kept);
+  view.record.sweep_id = sweep_id;
+  if (report->finished()) {
+    view.record.state = report->state == "KILLED" ? SweepState::killed : SweepState::failed;
+    view.record.diagnostics = report->diagnostics;
+    view.note = "its controller ended (" + report->state + ") before it wrote a record";
+  } else {
+    view.note = "its controller has not started yet (" + report->state + ")";
+  }
+  return view;
+}
+
+Result<std::vector<SweepView>> list_sweeps(const yarn::HadoopConfiguration& configuration) {
+  auto history = HistoryStore::open();
+  if (!history) return history.error();
+  auto kept = history->sweeps();
+  if (!kept) return kept.error();
+  std::vector<SweepView> views;
+  for (auto& record : *kept) {
+    if (record.state == SweepState::running) {
+      if (auto fresh = read_sweep(configuration, record.sweep_id)) {
+        views.push_back(std::move(*fresh));
+        continue;
+      }
+    }
+    views.push_back(SweepView{std::move(record), false, ""});
+  }
+  return views;
+}
+
+Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& configuration,
+                                            const std::string& sweep_id) {
+  auto id = yarn::ApplicationId::parse(sweep_id);
+  if (!id) return id.error();
+  yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
+  auto report = client.report(*id);
+  if (!report) return report.error();
+  if (!report->finished()) {
+    if (auto killed = client.kill(*id, "killed by its owner with spindle sweep kill"); !killed) return killed.error();
+  }
+  // Until the controller has ended it may still submit a trial; after, nothing does.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  for (;;) {
+    auto now = client.report(*id);
+    if (now && now->finished()) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      return make_error("the sweep's controller " + sweep_id +
+                        " did not end within a minute of being killed; run spindle sweep kill again");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  auto running = client.applications("SPINDLE", {"NEW", "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING"});
+  if (!running) return running.error();
+  std::vector<std::string> killed;
+  const std::string tag = "spindle-sweep:" + sweep_id;
+  for (const auto& application : *running) {
+    bool of_sweep = false;
+    for (const auto& one : application.tags) of_sweep = of_sweep || one == tag;
+    if (!of_sweep) continue;
+    if (auto done = client.kill(application.id, "its sweep " + sweep_id + " was killed"); !done) return done.error();
+    killed.push_back(application.id.to_string());
+  }
+  // The controller had no time to record its end (YARN stops a killed
+  // container within a second): the record says it, for every reader.
+  auto hdfs = yarn::WebHdfs::from_configuration(configuration);
+  if (!hdfs) return hdfs.error();
+  const auto path = sweep_record_path(user_of(configuration), sweep_id);
+  auto text = hdfs->read_all(path);
+  if (!text) {
+    if (text.error().remote_exception == "FileNotFoundException") return killed;
+    return make_error("the sweep was killed, but its record could not be read: " + text.error().message);
+  }
+  auto record = sweep_record_from_json(*text);
+  if (!record) return make_error("the sweep was killed, but its record " + path + " " + record.error().message);
+  if (record->state == SweepState::running) {
+    const auto now = wall_clock_ms();
+    for (auto& trial : record->trials) {
+      if (is_final(trial.state)) continue;
+      trial.state = TrialState::killed;
+      trial.why = "its sweep was killed";
+      trial.ended_ms = now;
+    }
+    record->state = SweepState::killed;
+    record->diagnostics = "killed by its owner with spindle sweep kill";
+    record->ended_ms = now;
+    if (auto written = hdfs->write(path, to_json(*record), true); !written) {
+      return make_error("the sweep was killed, but its record could not be updated: " + written.error().message);
+    }
+  }
+  keep_in_history(*record);
+  return killed;
+}
+
+}  // namespace spindle::client

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "spindle/client/submit.h"
+#include "spindle/core/result.h"
+#include "spindle/core/sweep_spec.h"
+#include "spindle/core/sweep_state.h"
+#include "spindle/yarn/hadoop_configuration.h"
+
+namespace spindle::client {
+
+// Submits a sweep's controller (docs/sweeps.md): the spec's files are staged
+// once for every trial, and the search goes with the controller. Refused
+// like a job when one trial could never run on the cluster.
+Result<SubmittedJob, SubmitError> submit_sweep(const SweepSpec& sweep, const yarn::HadoopConfiguration& configuration,
+                                               const SubmitOptions& options);
+
+// What is known of a sweep: its record from HDFS, as its controller last
+// wrote it, kept in the history too; without one yet, the controller's
+// application as the ResourceManager reports it.
+struct SweepView {
+  SweepRecord record;
+  bool from_cluster = false;  // read from HDFS now, not only from the history
+  std::string note;           // why the cluster was not read, or that the controller has not started
+};
+Result<SweepView> read_sweep(const yarn::HadoopConfiguration& configuration, const std::string& sweep_id);
+
+// The sweeps of the history, newest first, those still running read again.
+Result<std::vector<SweepView>> list_sweeps(const yarn::HadoopConfiguration& configuration);
+
+// Kills the controller, waits until it has ended, then kills every trial
+// the ResourceManager still runs for the sweep. Returns the trials killed.
+Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& configuration,
+                                            const std::string& sweep_id);
+
+}  // namespace spindle::client
