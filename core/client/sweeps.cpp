@@ -163,6 +163,11 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
   // container within a second): the record says it, for every reader.
   auto hdfs = yarn::WebHdfs::from_configuration(configuration);
   if (!hdfs) return hdfs.error();
+  // Nor had it time to remove the files it staged for its trials, which no trial needs any more.
+  if (auto removed = hdfs->remove("/user/" + user_of(configuration) + "/.spindle/" + sweep_id, true); !removed) {
+    return make_error("the sweep was killed, but its staging directory could not be removed: " +
+                      removed.error().message);
+  }
   const auto path = sweep_record_path(user_of(configuration), sweep_id);
   auto text = hdfs->read_all(path);
   if (!text) {

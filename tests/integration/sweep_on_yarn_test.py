@@ -13,6 +13,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -24,7 +25,8 @@ import uuid
 from tensorboard.backend.event_processing import event_accumulator
 from tensorboard.util import tensor_util
 
-from jobs_on_yarn_test import SOURCE, JobTest, cluster_user, configuration, spindle, webhdfs, webhdfs_url
+from jobs_on_yarn_test import (SOURCE, JobTest, cluster_user, configuration, process_table, spindle, webhdfs,
+                               webhdfs_url)
 
 ACTIVE = ("NEW", "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING")
 
@@ -234,6 +236,37 @@ class Sweeps(JobTest):
         # Nothing of the sweep stays staged; its record stays.
         staging = webhdfs(f"/user/{cluster_user()}/.spindle")["FileStatuses"]["FileStatus"]
         self.assertNotIn(sweep, [item["pathSuffix"] for item in staging])
+
+    def test_a_controller_killed_midway_goes_on_in_a_new_attempt_and_runs_each_trial_once(self):
+        sweep = self.submit(self.sweep_spec(
+            search={"method": "grid", "trials": 4, "parallel": 2, "parameters": {"nap": [20, 21, 22, 23]},
+                    "early_stopping": {"rule": "none"}},
+            tasks={"worker": {"memory": 256, "command": "sleep {{nap}}"}}))
+        deadline = time.time() + 300
+        while time.time() < deadline:
+            if sum(t["state"] == "running" for t in self.status(sweep)["trials"]) == 2:
+                break
+            time.sleep(1)
+        else:
+            self.fail(f"two trials never ran at once: {self.status(sweep)}")
+        # The controller's own process, as the node runs it: SIGKILL leaves it no word.
+        container = "container_" + sweep.split("_", 1)[1] + "_01_000001"
+        controllers = [pid for pid, argv, variables in process_table()
+                       if argv[:2] == [b"./spindle-container", b"sweep"] and f"CONTAINER_ID={container}".encode()
+                       in variables]
+        self.assertEqual(len(controllers), 1, controllers)
+        os.kill(controllers[0], signal.SIGKILL)
+
+        status = self.wait_for_end(sweep, 600)
+        self.assertEqual(status["state"], "succeeded", status)
+        self.assertEqual([t["state"] for t in status["trials"]], ["succeeded"] * 4, status)
+        # Each trial ran once: the ResourceManager knows four trials of the sweep, the ones recorded.
+        apps = resource_manager_apps(f"spindle-sweep:{sweep}")
+        self.assertEqual(sorted(apps), sorted(t["application_id"] for t in status["trials"]))
+        address = configuration("yarn.resourcemanager.webapp.address")
+        with urllib.request.urlopen(f"http://{address}/ws/v1/cluster/apps/{sweep}/appattempts", timeout=30) as answer:
+            attempts = json.load(answer)["appAttempts"]["appAttempt"]
+        self.assertEqual(len(attempts), 2, attempts)
 
 
 if __name__ == "__main__":
