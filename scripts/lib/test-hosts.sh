@@ -28,12 +28,13 @@ hosts_workers() {
   for ((i = 1; i <= $1; i++)); do echo "spindle-node$i"; done
 }
 
-# The address of a host: the master .10, worker k .(10+k), the gateway .1.
+# The address of a host: the master .10, worker k .(10+k), client k .(200+k), the gateway .1.
 hosts_address() {
   case "$1" in
     "$hosts_gateway") echo "$hosts_subnet.1" ;;
     "$hosts_master") echo "$hosts_subnet.10" ;;
     spindle-node[0-9]*) echo "$hosts_subnet.$((10 + ${1#spindle-node}))" ;;
+    spindle-client[0-9]*) echo "$hosts_subnet.$((200 + ${1#spindle-client}))" ;;
     *) return 1 ;;
   esac
 }
@@ -42,7 +43,7 @@ hosts_address() {
 hosts_port() { echo "sp-${1#spindle-}"; }
 
 # The namespaces this mode made earlier (possibly by a killed `up`).
-hosts_namespaces() { ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^spindle-(master|node[0-9]+)$' || true; }
+hosts_namespaces() { ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^spindle-(master|node[0-9]+|client[0-9]+)$' || true; }
 
 # Refuses a subnet that this machine already uses for anything but our bridge.
 hosts_check_subnet() {
@@ -73,6 +74,30 @@ hosts_net_up() {
   hosts_names_add "$workers"
 }
 
+# A client host: a user's machine (a laptop, a gateway) on the bridge, running no part of the
+# cluster, only a network namespace with its own address. Its processes see this machine's files;
+# taking it away (hosts_client_down) kills them and removes its address from the network.
+hosts_client_up() {
+  local host="$1" port
+  port="$(hosts_port "$host")"
+  ip netns add "$host"
+  ip link add "$port" type veth peer name eth0 netns "$host"
+  ip link set "$port" master "$hosts_bridge"
+  ip link set "$port" up
+  ip -n "$host" addr add "$(hosts_address "$host")/24" dev eth0
+  ip -n "$host" link set eth0 up
+  ip -n "$host" link set lo up
+}
+
+hosts_client_down() {
+  local host="$1" pids
+  pids="$(ip netns pids "$host" 2>/dev/null | tr '\n' ' ')"
+  # shellcheck disable=SC2086
+  [[ -z "${pids// /}" ]] || kill -KILL $pids 2>/dev/null || true
+  ip netns del "$host" 2>/dev/null || true
+  ip link del "$(hosts_port "$host")" 2>/dev/null || true
+}
+
 # Removes whatever an earlier up left: processes in the namespaces, the namespaces (and their
 # files), the bridge ports, the bridge, the names. Safe when nothing is there.
 hosts_net_down() {
@@ -90,7 +115,7 @@ hosts_net_down() {
     ip netns del "$ns" 2>/dev/null || true
   done
   # Under some kernels (gVisor) the bridge side of a pair outlives its namespace.
-  for link in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^sp-(master|node[0-9]+)$' || true); do
+  for link in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^sp-(master|node[0-9]+|client[0-9]+)$' || true); do
     ip link del "$link" 2>/dev/null || true
   done
   if ip link show "$hosts_bridge" >/dev/null 2>&1; then

@@ -382,7 +382,7 @@ TEST_F(HistoryStoreTest, AHistoryOfTheLastVersionGainsTrackingRunsAndKeepsItsJob
     auto store = open();
     ASSERT_TRUE(store.record_job(submitted_job("application_1_0001", "wine")).ok());
   }
-  scalar_query("DROP TABLE tracking_runs; PRAGMA user_version = 2");
+  scalar_query("DROP TABLE sweeps; DROP TABLE tracking_runs; PRAGMA user_version = 2");
   ASSERT_EQ(scalar_query("PRAGMA user_version"), "2");
   auto store = open();
   EXPECT_EQ(scalar_query("PRAGMA user_version"), std::to_string(HistoryStore::schema_version));
@@ -390,6 +390,41 @@ TEST_F(HistoryStoreTest, AHistoryOfTheLastVersionGainsTrackingRunsAndKeepsItsJob
   ASSERT_TRUE(job.ok() && job->has_value());
   EXPECT_EQ((*job)->name, "wine");
   EXPECT_TRUE(store.record_tracking_run("application_1_0001", {"http://m", "1", "r", 0}).ok());
+}
+
+TEST_F(HistoryStoreTest, AHistoryOfTheLastVersionGainsSweepsAndKeepsItsJobs) {
+  {
+    auto store = open();
+    ASSERT_TRUE(store.record_job(submitted_job("application_1_0001", "wine")).ok());
+  }
+  scalar_query("DROP TABLE sweeps; PRAGMA user_version = 3");
+  auto store = open();
+  EXPECT_EQ(scalar_query("PRAGMA user_version"), std::to_string(HistoryStore::schema_version));
+  auto job = store.job("application_1_0001");
+  ASSERT_TRUE(job.ok() && job->has_value());
+  SweepRecord sweep;
+  sweep.sweep_id = "application_1_0002";
+  sweep.name = "wine-sweep";
+  sweep.submitted_ms = 5;
+  TrialRecord trial;
+  trial.parameters = {0, {{"lr", "0.1"}}};
+  trial.state = TrialState::stopped;
+  trial.why = "at step 60 ...";
+  sweep.trials.push_back(trial);
+  ASSERT_TRUE(store.record_sweep(sweep).ok());
+  sweep.state = SweepState::succeeded;
+  ASSERT_TRUE(store.record_sweep(sweep).ok());
+  auto kept = store.sweeps();
+  ASSERT_TRUE(kept.ok());
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].state, SweepState::succeeded);
+  EXPECT_EQ((*kept)[0].trials[0].state, TrialState::stopped);
+  auto one = store.sweep("application_1_0002");
+  ASSERT_TRUE(one.ok() && one->has_value());
+  EXPECT_EQ((**one).trials[0].why, "at step 60 ...");
+  auto none = store.sweep("application_1_0003");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
 }
 
 }  // namespace

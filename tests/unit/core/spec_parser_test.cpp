@@ -7,6 +7,7 @@
 #include "spindle/core/quantities.h"
 #include "spindle/core/spec_parser.h"
 #include "spindle/core/spec_writer.h"
+#include "spindle/core/sweep_spec.h"
 
 namespace spindle {
 namespace {
@@ -181,6 +182,14 @@ TEST(SpecParser, EveryExampleValidates) {
     const auto extension = entry.path().extension();
     if (extension != ".yaml" && extension != ".json") continue;
     ++examples;
+    // A sweep's example is a job spec with a search: both halves must hold.
+    auto text = read_spec_file(entry.path());
+    ASSERT_TRUE(text.ok());
+    if (has_sweep_section(*text)) {
+      auto sweep = load_sweep_spec(entry.path(), true);
+      EXPECT_TRUE(sweep.ok()) << entry.path() << ":\n" << (sweep.ok() ? "" : format_diagnostics(sweep.error()));
+      continue;
+    }
     auto spec = load_job_spec(entry.path());
     EXPECT_TRUE(spec.ok()) << entry.path() << ":\n" << (spec.ok() ? "" : format_diagnostics(spec.error()));
   }
