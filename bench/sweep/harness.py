@@ -139,7 +139,7 @@ def main():
     parser.add_argument("--submits", type=int, default=5, help="single-job submits to time")
     args = parser.parse_args()
     directory = tempfile.mkdtemp(prefix="spindle-bench-sweep-")
-    rates = ["0.01", "0.05", "0.2"]
+    rates = ["0.005", "0.02", "0.05", "0.1", "0.3"]
     widths = ["8", "32", "64"]
     grid = run_sweep(sweep_spec(directory, "bench-grid", {"rule": "none"}, rates, widths))
     asha = run_sweep(sweep_spec(directory, "bench-asha", {"rule": "asha", "steps": [60, 150], "reduction_factor": 3},
@@ -158,7 +158,8 @@ def main():
     gaps = rows[0]["gaps"] + rows[1]["gaps"]
     print(json.dumps({"target": target, "rows": rows, "single_submit_seconds": submits}, indent=1), file=sys.stderr)
 
-    print(f"search space: learning_rate {rates} x width {widths}, 9 trials, 3 at a time; "
+    print(f"search space: learning_rate {rates} x width {widths}, {len(rates) * len(widths)} trials in the seed's order, "
+          f"3 at a time; "
           f"target: loss <= {target:.4g} (the full grid's best {grid_best:.4g}, +10 %)")
     print("| search | stopped early | best loss | time to target | wall time | container-hours |")
     print("|---|---|---|---|---|---|")

@@ -28,34 +28,6 @@ std::string number(double value) {
   return text;
 }
 
-nlohmann::json sample_json(const std::optional<MetricSample>& sample) {
-  if (!sample) return nullptr;
-  return {{"step", sample->step}, {"value", sample->value}};
-}
-
-nlohmann::json trial_json(const TrialRecord& trial) {
-  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : trial.parameters.values) parameters[name] = value;
-  nlohmann::json rungs = nlohmann::json::array();
-  for (const auto& rung : trial.rungs) {
-    rungs.push_back({{"step", rung.step},
-                     {"value", rung.value},
-                     {"cut", rung.cut ? nlohmann::json(*rung.cut) : nlohmann::json(nullptr)},
-                     {"stop", rung.stop},
-                     {"reason", rung.reason}});
-  }
-  return {{"trial", trial.parameters.index},
-          {"rungs", rungs},
-          {"submitted_ms", trial.submitted_ms},
-          {"ended_ms", trial.ended_ms},
-          {"application_id", trial.application_id},
-          {"state", to_string(trial.state)},
-          {"parameters", parameters},
-          {"best", sample_json(trial.best)},
-          {"last", sample_json(trial.last)},
-          {"why", trial.why}};
-}
-
 bool maximizes(const SweepRecord& record) {
   const auto search = nlohmann::json::parse(record.search_json.empty() ? "{}" : record.search_json, nullptr, false);
   return search.is_object() && search.contains("metric") && search["metric"].is_object() &&
@@ -68,26 +40,6 @@ std::string metric_tag(const SweepRecord& record) {
     return search["metric"].value("tag", "");
   }
   return "";
-}
-
-nlohmann::json sweep_json(const client::SweepView& view) {
-  const auto& record = view.record;
-  nlohmann::json trials = nlohmann::json::array();
-  for (const auto& trial : record.trials) trials.push_back(trial_json(trial));
-  const auto* best = record.best_trial(maximizes(record));
-  return {{"sweep_id", record.sweep_id},
-          {"name", record.name},
-          {"state", to_string(record.state)},
-          {"diagnostics", record.diagnostics},
-          {"metric", metric_tag(record)},
-          {"goal", maximizes(record) ? "maximize" : "minimize"},
-          {"submitted_ms", record.submitted_ms},
-          {"ended_ms", record.ended_ms},
-          {"most_running", record.most_running},
-          {"best_trial", best ? nlohmann::json(best->parameters.index) : nlohmann::json(nullptr)},
-          {"from_cluster", view.from_cluster},
-          {"note", view.note},
-          {"trials", trials}};
 }
 
 Result<yarn::HadoopConfiguration> configuration() {
@@ -165,7 +117,7 @@ int run_status(const SweepOptions& options) {
     return exit_code_for_cluster_error(view.error());
   }
   if (options.json) {
-    std::cout << sweep_json(*view).dump() << '\n';
+    std::cout << client::sweep_json(*view).dump() << '\n';
     return exit_done;
   }
   const auto& record = view->record;
@@ -193,8 +145,8 @@ int run_list(const SweepOptions& options) {
     return exit_cluster_unreachable;
   }
   if (options.json) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& view : *views) out.push_back(sweep_json(view));
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& view : *views) out.push_back(client::sweep_json(view));
     std::cout << out.dump() << '\n';
     return exit_done;
   }
@@ -236,7 +188,7 @@ int run_best(const SweepOptions& options) {
     return exit_job_failed;
   }
   if (options.json) {
-    auto out = trial_json(*best);
+    auto out = client::trial_json(*best);
     out["metric"] = metric_tag(view->record);
     out["sweep_state"] = to_string(view->record.state);
     std::cout << out.dump() << '\n';

@@ -1,8 +1,10 @@
 #include "spindle/client/sweeps.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
+#include "spindle/client/hdfs_log_files.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
 #include "spindle/core/clock.h"
@@ -48,6 +50,7 @@ Result<SubmittedJob, SubmitError> submit_sweep(const SweepSpec& sweep, const yar
   record.name = sweep.job.name;
   record.user = user_of(configuration);
   record.queue = sweep.job.queue;
+  record.output = sweep.job.output;
   record.search_json = controller.sweep_search_json;
   record.submitted_ms = wall_clock_ms();
   for (auto& parameters : draw_trials(sweep.search)) record.trials.push_back(TrialRecord{std::move(parameters)});
@@ -193,6 +196,118 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
   }
   keep_in_history(*record);
   return killed;
+}
+
+Result<void> end_trial(const yarn::HadoopConfiguration& configuration, const std::string& sweep_id, int trial,
+                       bool stop) {
+  auto view = read_sweep(configuration, sweep_id);
+  if (!view) return view.error();
+  const auto& trials = view->record.trials;
+  const auto found = std::find_if(trials.begin(), trials.end(),
+                                  [trial](const TrialRecord& one) { return one.parameters.index == trial; });
+  if (found == trials.end()) {
+    return make_error(sweep_id + " has no trial " + std::to_string(trial) + "; its trials are 0 to " +
+                      std::to_string(trials.size() - 1));
+  }
+  if (found->application_id.empty() || is_final(found->state)) {
+    return make_error("trial " + std::to_string(trial) + " of " + sweep_id + " is " +
+                      std::string(to_string(found->state)) + "; only a running trial can be " +
+                      (stop ? "stopped" : "killed"));
+  }
+  auto id = yarn::ApplicationId::parse(found->application_id);
+  if (!id) return id.error();
+  yarn::ApplicationClient client(yarn::ApplicationClient::options_for(configuration));
+  const std::string why = stop ? std::string(trial_stopped_by_owner) + " from its sweep " + sweep_id
+                               : "killed by its owner from its sweep " + sweep_id;
+  auto killed = client.kill(*id, why);
+  if (!killed) return killed.error();
+  return {};
+}
+
+Result<std::map<int, std::vector<MetricSample>>> read_trial_metrics(const yarn::HadoopConfiguration& configuration,
+                                                                    const SweepRecord& record) {
+  const auto search = search_from_json(record.search_json, "the sweep's search");
+  if (!search) return make_error("the record of " + record.sweep_id + " holds no valid search");
+  std::map<int, std::vector<MetricSample>> series;
+  if (record.output.empty()) return series;
+  std::string output = record.output;
+  while (output.size() > 1 && output.back() == '/') output.pop_back();
+  for (const auto& trial : record.trials) {
+    if (trial.application_id.empty()) continue;
+    auto directory = JobLogDirectory::open(output + "/trial-" + std::to_string(trial.parameters.index), configuration);
+    if (!directory) return directory.error();
+    auto update = directory->poll();
+    if (!update) continue;  // nothing written yet
+    std::string run = search->metric.run;
+    auto& samples = series[trial.parameters.index];
+    for (const auto& one : update->runs) {
+      for (const auto& point : one.points) {
+        if (point.tag != search->metric.tag) continue;
+        if (run.empty()) run = one.run;
+        if (one.run == run) samples.push_back({point.step, point.value});
+      }
+    }
+    std::stable_sort(samples.begin(), samples.end(),
+                     [](const MetricSample& a, const MetricSample& b) { return a.step < b.step; });
+  }
+  return series;
+}
+
+nlohmann::ordered_json trial_json(const TrialRecord& trial) {
+  auto sample = [](const std::optional<MetricSample>& one) {
+    return one ? nlohmann::ordered_json{{"step", one->step}, {"value", one->value}} : nlohmann::ordered_json();
+  };
+  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : trial.parameters.values) parameters[name] = value;
+  nlohmann::ordered_json rungs = nlohmann::ordered_json::array();
+  for (const auto& rung : trial.rungs) {
+    rungs.push_back({{"step", rung.step},
+                     {"value", rung.value},
+                     {"cut", rung.cut ? nlohmann::ordered_json(*rung.cut) : nlohmann::ordered_json()},
+                     {"stop", rung.stop},
+                     {"reason", rung.reason}});
+  }
+  return {{"trial", trial.parameters.index},
+          {"application_id", trial.application_id},
+          {"state", to_string(trial.state)},
+          {"parameters", parameters},
+          {"best", sample(trial.best)},
+          {"last", sample(trial.last)},
+          {"why", trial.why},
+          {"rungs", rungs},
+          {"submitted_ms", trial.submitted_ms},
+          {"ended_ms", trial.ended_ms}};
+}
+
+nlohmann::ordered_json sweep_json(const SweepView& view) {
+  const auto& record = view.record;
+  const auto search =
+      nlohmann::ordered_json::parse(record.search_json.empty() ? "{}" : record.search_json, nullptr, false);
+  std::string tag;
+  bool maximize = false;
+  if (search.is_object() && search.contains("metric") && search["metric"].is_object()) {
+    tag = search["metric"].value("tag", "");
+    maximize = search["metric"].value("goal", "") == "maximize";
+  }
+  nlohmann::ordered_json trials = nlohmann::ordered_json::array();
+  for (const auto& trial : record.trials) trials.push_back(trial_json(trial));
+  const auto* best = record.best_trial(maximize);
+  return {{"sweep_id", record.sweep_id},
+          {"name", record.name},
+          {"user", record.user},
+          {"queue", record.queue},
+          {"state", to_string(record.state)},
+          {"diagnostics", record.diagnostics},
+          {"metric", tag},
+          {"goal", maximize ? "maximize" : "minimize"},
+          {"search", search.is_discarded() ? nlohmann::ordered_json::object() : search},
+          {"submitted_ms", record.submitted_ms},
+          {"ended_ms", record.ended_ms},
+          {"most_running", record.most_running},
+          {"best_trial", best ? nlohmann::ordered_json(best->parameters.index) : nlohmann::ordered_json()},
+          {"from_cluster", view.from_cluster},
+          {"note", view.note},
+          {"trials", trials}};
 }
 
 }  // namespace spindle::client

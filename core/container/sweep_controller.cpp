@@ -85,6 +85,7 @@ class SweepController {
     record_.name = base_.name;
     record_.user = context_.user;
     record_.queue = base_.queue;
+    record_.output = base_.output;
     record_.search_json = search_json;
     record_.submitted_ms = wall_clock_ms();
     for (auto& parameters : draw_trials(search_)) {
@@ -213,6 +214,10 @@ class SweepController {
       if (report->final_status == "SUCCEEDED") {
         trial.state = TrialState::succeeded;
         trial.why = "succeeded";
+      } else if (report->diagnostics.find(std::string(trial_stopped_by_owner)) != std::string::npos) {
+        // Its owner stopped it from the sweep's view: ended like a trial the rule stopped.
+        trial.state = TrialState::stopped;
+        trial.why = std::string(trial_stopped_by_owner);
       } else if (report->state == "KILLED" || report->final_status == "KILLED") {
         trial.state = TrialState::killed;
         trial.why = report->diagnostics.empty() ? "killed" : report->diagnostics;

@@ -79,6 +79,10 @@ class OneTensorBoard final : public serve::ClusterAccess {
   serve::ApiReply cluster() override { return unused(); }
   serve::ApiReply validate(const std::string&) override { return unused(); }
   serve::ApiReply submit(const std::string&, const std::vector<serve::UploadedFile>&) override { return unused(); }
+  serve::ApiReply sweeps() override { return unused(); }
+  serve::ApiReply sweep(const std::string&) override { return unused(); }
+  serve::ApiReply sweep_kill(const std::string&) override { return unused(); }
+  serve::ApiReply trial_end(const std::string&, int, bool) override { return unused(); }
   tbproxy::UpstreamResolver tensorboards() override {
     return [port = port_](const std::string& application) -> tbproxy::UpstreamLookup {
       if (application != "application_1795288567147_0008") {

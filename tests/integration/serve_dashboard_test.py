@@ -221,6 +221,70 @@ class DashboardInBrowser(unittest.TestCase):
         finally:
             browser.close()
 
+    def test_a_sweep_its_trials_chart_comparison_and_a_stopped_trial_in_the_browser(self):
+        validated = subprocess.run([SPINDLE, "validate", "--json",
+                                    os.path.join(SOURCE, "resources/examples/wine-sweep/wine_sweep.yaml")],
+                                   capture_output=True, text=True, timeout=120)
+        self.assertEqual(validated.returncode, 0, validated.stderr)
+        answer = json.loads(validated.stdout)
+        spec = answer["spec"]
+        spec.pop("python_env", None)  # the single-host cluster hands containers the venv of scripts/setup
+        spec["name"] = "sweep-in-browser"
+        spec["output"] = "hdfs:///tmp/spindle-serve-sweep-%d" % os.getpid()
+        spec["env"]["TRAIN_STEPS"] = "600"  # a minute of training: long enough to stop one from the page
+        spec["sweep"] = {**answer["sweep"], "method": "grid", "parallel": 3, "early_stopping": {"rule": "none"},
+                         "parameters": {"learning_rate": ["0.02", "0.1", "0.3"]}}
+        spec["sweep"].pop("trials", None)
+        path = os.path.join(self.directory, "sweep.json")
+        with open(path, "w") as out:
+            json.dump(spec, out)
+        submitted = subprocess.run([SPINDLE, "sweep", "submit", "--json", path], capture_output=True, text=True,
+                                   timeout=300)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        sweep = json.loads(submitted.stdout)["sweep_id"]
+        try:
+            browser = Browser()
+            try:
+                browser.open(self.url)
+                self.wait_page(browser, "jobs")
+                browser.open(self.base + "/#/sweeps")
+                self.wait_page(browser, "sweeps")
+                self.assertTrue(browser.run("return !!document.querySelector('#sweeps tr[data-sweep=\"%s\"]')" % sweep))
+                browser.open(self.base + "/#/sweep/" + sweep)
+                self.wait_page(browser, "sweep")
+                rows = lambda: browser.run("return Array.from(document.querySelectorAll('#trials tr[data-trial]'))"
+                                           ".map(row => row.querySelector('[data-state]').dataset.state)")
+                self.assertEqual(len(rows()), 3)
+                # Every trial runs, and the chart fills with the points the trials log, without a reload.
+                wait_for("three running trials", lambda: rows() == ["running"] * 3, 300, 1)
+                wait_for("the chart of every trial", lambda: browser.run(
+                    "return document.querySelectorAll('[data-chart=sweep] .u-legend .u-series').length") == 4, 120, 1)
+                # Two ticked trials are compared side by side, and charted alone.
+                browser.run("document.getElementById('pick-0').click(); document.getElementById('pick-2').click()")
+                compared = browser.run("return document.getElementById('comparison').innerText")
+                status = json.loads(subprocess.run([SPINDLE, "sweep", "status", "--json", sweep], capture_output=True,
+                                                   text=True, timeout=120).stdout)
+                rates = [trial["parameters"]["learning_rate"] for trial in status["trials"]]
+                self.assertIn("learning_rate\t%s\t%s" % (rates[0], rates[2]), compared)
+                self.assertEqual(browser.run(
+                    "return document.querySelectorAll('[data-chart=sweep] .u-legend .u-series').length"), 3)
+                self.both_themes(browser, "sweep")
+                # Trial 1 stopped from the page ends as stopped by the sweep; the others run on.
+                browser.run("window.confirm = () => true; document.getElementById('stop-1').click()")
+                wait_for("trial 1 stopped", lambda: rows()[1] == "stopped by the sweep", 120, 1)
+                self.assertEqual([rows()[0], rows()[2]], ["running", "running"])
+                why = browser.run("return document.querySelector('#trials tr[data-trial=\"1\"] td.why').innerText")
+                self.assertIn("stopped by its owner", why)
+                # Killing the sweep from the page stops the rest.
+                browser.run("window.confirm = () => true; document.getElementById('kill-sweep').click()")
+                wait_for("the sweep killed", lambda: browser.run(
+                    "return document.querySelector('h1 + .state').textContent") == "killed", 120, 1)
+                self.assertEqual([rows()[0], rows()[2]], ["killed", "killed"])
+            finally:
+                browser.close()
+        finally:
+            subprocess.run([SPINDLE, "sweep", "kill", sweep], capture_output=True, timeout=300)
+
     def test_a_file_only_the_browsers_machine_has_is_attached_and_runs(self):
         # The spec names the file where it is on the laptop; the server's machine has nothing there.
         laptop = os.path.join(self.directory, "laptop")

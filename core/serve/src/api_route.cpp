@@ -2,6 +2,7 @@
 
 #include <boost/beast/http/field.hpp>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -46,10 +47,46 @@ constexpr std::array plain_routes{
     PlainRoute{"/api/v1/session", Endpoint::session, false},  PlainRoute{"/api/v1/jobs", Endpoint::jobs, false},
     PlainRoute{"/api/v1/updates", Endpoint::updates, false},  PlainRoute{"/api/v1/cluster", Endpoint::cluster, false},
     PlainRoute{"/api/v1/validate", Endpoint::validate, true}, PlainRoute{"/api/v1/submit", Endpoint::submit, true},
+    PlainRoute{"/api/v1/sweeps", Endpoint::sweeps, false},
 };
 
 bool method_fits(verb method, bool post) {
   return post ? method == verb::post : (method == verb::get || method == verb::head);
+}
+
+// "/api/v1/sweeps/<id>", ".../kill", ".../trials/<n>/stop", ".../trials/<n>/kill".
+std::variant<ApiCall, ApiRefusal> route_sweep(verb method, std::string_view path, ApiCall call) {
+  const auto rest = path.substr(std::string_view("/api/v1/sweeps/").size());
+  const auto parts = split(rest, '/');
+  if (parts.empty() || !tbproxy::is_application_id(parts[0])) {
+    return ApiRefusal{400,
+                      "\"" + std::string(parts.empty() ? rest : parts[0]) +
+                          "\" is not a sweep's id; it is its controller's application id, such as "
+                          "application_1700000000000_0001.",
+                      {}};
+  }
+  call.application_id = std::string(parts[0]);
+  auto post_only = [&](Endpoint endpoint) -> std::variant<ApiCall, ApiRefusal> {
+    if (!method_fits(method, true)) return wrong_method(path, "POST");
+    call.endpoint = endpoint;
+    return call;
+  };
+  if (parts.size() == 1) {
+    if (!method_fits(method, false)) return wrong_method(path, "GET and HEAD");
+    call.endpoint = Endpoint::sweep;
+    return call;
+  }
+  if (parts.size() == 2 && parts[1] == "kill") return post_only(Endpoint::sweep_kill);
+  if (parts.size() == 4 && parts[1] == "trials" && (parts[3] == "stop" || parts[3] == "kill")) {
+    const auto& number = parts[2];
+    if (number.empty() || number.size() > 5 ||
+        !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return ApiRefusal{400, "\"" + std::string(number) + "\" is not a trial's number; trials are 0, 1, 2, ...", {}};
+    }
+    call.trial = std::stoi(std::string(number));
+    return post_only(parts[3] == "stop" ? Endpoint::trial_stop : Endpoint::trial_kill);
+  }
+  return not_found("A sweep has kill, and trials/<n>/stop and trials/<n>/kill; not " + std::string(rest) + ".");
 }
 
 }  // namespace
@@ -105,6 +142,7 @@ std::variant<ApiCall, ApiRefusal> route_api(verb method, std::string_view target
     call.endpoint = route.endpoint;
     return call;
   }
+  if (path.starts_with("/api/v1/sweeps/")) return route_sweep(method, path, std::move(call));
   constexpr std::string_view jobs_prefix = "/api/v1/jobs/";
   if (path.starts_with(jobs_prefix)) {
     const auto rest = path.substr(jobs_prefix.size());

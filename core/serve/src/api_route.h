@@ -22,13 +22,19 @@ enum class Endpoint {
   updates,
   cluster,
   validate,
-  submit
+  submit,
+  sweeps,
+  sweep,
+  sweep_kill,
+  trial_stop,
+  trial_kill
 };
 
 // One call of the versioned API, its parts decoded.
 struct ApiCall {
   Endpoint endpoint = Endpoint::session;
-  std::string application_id;                // for the job's endpoints
+  std::string application_id;                // for the job's and the sweep's endpoints
+  int trial = -1;                            // for a trial's
   std::map<std::string, std::string> query;  // percent-decoded
 };
 

@@ -231,6 +231,13 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
             }
             break;
           }
+          case Endpoint::sweeps: reply = cluster_->sweeps(); break;
+          case Endpoint::sweep: reply = cluster_->sweep(id); break;
+          case Endpoint::sweep_kill: reply = cluster_->sweep_kill(id); break;
+          case Endpoint::trial_stop:
+          case Endpoint::trial_kill:
+            reply = cluster_->trial_end(id, call.trial, call.endpoint == Endpoint::trial_stop);
+            break;
           case Endpoint::updates: break;
         }
         respond(json_response(reply, gzip));

@@ -16,6 +16,7 @@
 #include "spindle/client/job_connection.h"
 #include "spindle/client/serve_api.h"
 #include "spindle/client/submit.h"
+#include "spindle/client/sweeps.h"
 #include "spindle/client/tensorboard_lookup.h"
 #include "spindle/client/will_it_fit.h"
 #include "spindle/core/clock.h"
@@ -373,6 +374,61 @@ class YarnClusterAccess final : public ClusterAccess {
     std::lock_guard lock(job.mutex);
     if (auto refused = check_owner(application_id, job.owner)) return *refused;
     return body(job);
+  }
+
+  ApiReply sweeps() override {
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(502, configuration.error().message);
+    auto views = client::list_sweeps(*configuration);
+    if (!views) return refusal(502, views.error().message);
+    json list = json::array();
+    for (const auto& view : *views) {
+      if (!check_owner(view.record.sweep_id, view.record.user)) list.push_back(client::sweep_json(view));
+    }
+    return {200, json{{"sweeps", list}}};
+  }
+
+  ApiReply sweep(const std::string& sweep_id) override {
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(502, configuration.error().message);
+    auto view = client::read_sweep(*configuration, sweep_id);
+    if (!view) return cluster_refusal(view.error());
+    if (auto refused = check_owner(sweep_id, view->record.user)) return *refused;
+    auto body = client::sweep_json(*view);
+    json series = json::object();
+    if (auto metrics = client::read_trial_metrics(*configuration, view->record)) {
+      for (const auto& [trial, samples] : *metrics) {
+        json points = json::array();
+        for (const auto& sample : samples) points.push_back({sample.step, sample.value});
+        series[std::to_string(trial)] = std::move(points);
+      }
+    } else {
+      body["series_problem"] = metrics.error().message;
+    }
+    body["series"] = std::move(series);
+    return {200, std::move(body)};
+  }
+
+  ApiReply sweep_kill(const std::string& sweep_id) override {
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(502, configuration.error().message);
+    auto view = client::read_sweep(*configuration, sweep_id);
+    if (!view) return cluster_refusal(view.error());
+    if (auto refused = check_owner(sweep_id, view->record.user)) return *refused;
+    auto killed = client::kill_sweep(*configuration, sweep_id);
+    if (!killed) return cluster_refusal(killed.error());
+    return {200, json{{"sweep_id", sweep_id}, {"state", "killed"}, {"trials_killed", *killed}}};
+  }
+
+  ApiReply trial_end(const std::string& sweep_id, int trial, bool stop) override {
+    auto configuration = this->configuration();
+    if (!configuration) return refusal(502, configuration.error().message);
+    auto view = client::read_sweep(*configuration, sweep_id);
+    if (!view) return cluster_refusal(view.error());
+    if (auto refused = check_owner(sweep_id, view->record.user)) return *refused;
+    auto ended = client::end_trial(*configuration, sweep_id, trial, stop);
+    if (!ended) return refusal(409, ended.error().message);
+    return {200, json{{"sweep_id", sweep_id}, {"trial", trial}, {"ended", stop ? "stopped" : "killed"}}};
   }
 
   ApiReply not_yours(const std::string& application_id, const std::string& owner) const {

@@ -310,6 +310,149 @@
     return { page, refresh, job: id };
   };
 
+  // ---- Sweeps ----
+  const number = (value) => (value === null || value === undefined ? "" : Number(value).toPrecision(6).replace(/\.?0+$/, ""));
+  const parameterText = (trial) => Object.entries(trial.parameters).map(([name, value]) => name + "=" + value).join(" ");
+
+  const sweepsView = () => {
+    const body = el("div");
+    const page = el("section", {}, el("div", { class: "toolbar" }, el("h1", {}, text("sweeps.title"))), body);
+    return {
+      page,
+      refresh: async () => {
+        const answer = await api("sweeps");
+        const rows = answer.sweeps.map((sweep) => {
+          const ended = sweep.trials.filter((t) => !["waiting", "submitted", "running"].includes(t.state)).length;
+          const best = sweep.trials.find((t) => t.trial === sweep.best_trial);
+          return el("tr", { "data-sweep": sweep.sweep_id },
+            el("td", {}, el("a", { href: "#/sweep/" + sweep.sweep_id }, sweep.sweep_id)), el("td", {}, sweep.name),
+            el("td", {}, state(sweep.state)), el("td", {}, ended + " / " + sweep.trials.length),
+            el("td", {}, best ? text("sweeps.best", best.trial, sweep.metric, number(best.best.value)) : ""),
+            el("td", {}, time(sweep.submitted_ms)));
+        });
+        body.replaceChildren(rows.length
+          ? table(["col.sweep", "col.name", "col.state", "col.ended", "col.best", "col.started"], rows, { id: "sweeps" })
+          : el("p", { class: "muted", id: "no-sweeps" }, text("sweeps.none")));
+      },
+    };
+  };
+
+  const sweepView = (id) => {
+    const header = el("div", { class: "toolbar" });
+    const facts = el("dl", { class: "facts" });
+    const trialsBox = el("div");
+    const chartBox = el("div", { class: "charts" });
+    const compareBox = el("div", { id: "compare" });
+    const page = el("section", {}, header, facts, trialsBox, el("h2", {}, text("sweep.chart")), chartBox, compareBox);
+    const chosen = new Set();
+    let sweep = null;
+    let chart = null;
+
+    const end = async (trial, stop) => {
+      if (!window.confirm(text(stop ? "trial.stop.confirm" : "trial.kill.confirm", trial))) return;
+      try {
+        await api("sweeps/" + id + "/trials/" + trial + "/" + (stop ? "stop" : "kill"), { post: true });
+        say(text(stop ? "trial.stopped" : "trial.killed", trial));
+        await refresh();
+      } catch (error) { say(error.message, true); }
+    };
+    const killSweep = async () => {
+      if (!window.confirm(text("sweep.kill.confirm", id))) return;
+      try {
+        await api("sweeps/" + id + "/kill", { post: true });
+        say(text("sweep.killed", id));
+        await refresh();
+      } catch (error) { say(error.message, true); }
+    };
+
+    const drawChart = () => {
+      const shown = sweep.trials.filter((t) => (chosen.size ? chosen.has(t.trial) : true) && sweep.series[String(t.trial)]);
+      const xs = [...new Set(shown.flatMap((t) => sweep.series[String(t.trial)].map((p) => p[0])))].sort((a, b) => a - b);
+      const columns = shown.map((t) => {
+        const byStep = new Map(sweep.series[String(t.trial)].map((p) => [p[0], p[1]]));
+        return xs.map((x) => (byStep.has(x) ? byStep.get(x) : null));
+      });
+      if (chart) { chart.destroy(); chart = null; }
+      if (!shown.length) {
+        chartBox.replaceChildren(el("p", { class: "muted", id: "no-series" }, text("sweep.no.points")));
+        return;
+      }
+      const colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+      const box = el("div", { class: "chart wide", "data-chart": "sweep" }, el("h3", {}, sweep.metric + " (" + sweep.goal + ")"));
+      chartBox.replaceChildren(box);
+      const width = Math.max(320, document.getElementById("view").clientWidth - 64);
+      chart = new window.uPlot({
+        width, height: 260, scales: { x: { time: false } },
+        series: [{ label: "step" }, ...shown.map((t, i) => ({ label: text("trial", t.trial), stroke: colors[i % colors.length],
+                                                             spanGaps: true, points: { show: xs.length < 2 } }))],
+        axes: [{ stroke: getComputedStyle(document.body).color }, { stroke: getComputedStyle(document.body).color }],
+      }, [xs, ...columns], box);
+    };
+
+    const drawCompare = () => {
+      const picked = sweep.trials.filter((t) => chosen.has(t.trial));
+      if (picked.length < 2) {
+        compareBox.replaceChildren(el("p", { class: "muted" }, text("sweep.compare.hint")));
+        return;
+      }
+      const names = [...new Set(picked.flatMap((t) => Object.keys(t.parameters)))];
+      const row = (label, cells) => el("tr", {}, el("th", { scope: "row" }, label), cells.map((c) => el("td", {}, c)));
+      compareBox.replaceChildren(el("h2", {}, text("sweep.compare")), el("table", { id: "comparison" },
+        el("thead", {}, el("tr", {}, el("th", {}, ""), picked.map((t) => el("th", { scope: "col" }, text("trial", t.trial))))),
+        el("tbody", {},
+          names.map((name) => row(name, picked.map((t) => t.parameters[name] ?? ""))),
+          row(text("col.state"), picked.map((t) => state(t.state))),
+          row(text("col.best"), picked.map((t) => (t.best ? number(t.best.value) + " @ " + t.best.step : ""))),
+          row(text("col.last"), picked.map((t) => (t.last ? number(t.last.value) + " @ " + t.last.step : ""))),
+          row(text("col.why"), picked.map((t) => t.why)))));
+    };
+
+    const render = () => {
+      const running = sweep.state === "running";
+      header.replaceChildren(el("h1", {}, sweep.name || id), state(sweep.state), el("span", { class: "muted" }, id),
+        running ? el("button", { type: "button", class: "danger", id: "kill-sweep", onclick: killSweep }, text("sweep.kill")) : "");
+      const best = sweep.trials.find((t) => t.trial === sweep.best_trial);
+      facts.replaceChildren(
+        el("dt", {}, text("sweep.metric")), el("dd", {}, sweep.metric + " (" + sweep.goal + ")"),
+        el("dt", {}, text("sweep.search")), el("dd", {}, (sweep.search.method || "") + ", " + (sweep.search.parallel || 1) + " " + text("sweep.at.once") +
+          (sweep.search.early_stopping ? ", " + sweep.search.early_stopping.rule + " @ " + sweep.search.early_stopping.steps.join(", ") : "")),
+        el("dt", {}, text("col.best")), el("dd", { id: "best" }, best ? text("sweeps.best", best.trial, sweep.metric, number(best.best.value)) : "\u2014"),
+        sweep.diagnostics ? el("dt", {}, text("job.diagnostics")) : "", sweep.diagnostics ? el("dd", {}, sweep.diagnostics) : "",
+        sweep.note ? el("dt", {}, text("sweep.note")) : "", sweep.note ? el("dd", {}, sweep.note) : "");
+      const names = [...new Set(sweep.trials.flatMap((t) => Object.keys(t.parameters)))];
+      const rows = sweep.trials.map((t) => {
+        const live = ["submitted", "running"].includes(t.state);
+        return el("tr", { "data-trial": String(t.trial) },
+          el("td", {}, el("input", { type: "checkbox", id: "pick-" + t.trial, "aria-label": text("sweep.pick", t.trial),
+                                     checked: chosen.has(t.trial), onchange: (event) => {
+                                       if (event.target.checked) chosen.add(t.trial); else chosen.delete(t.trial);
+                                       drawChart(); drawCompare(); } })),
+          el("td", {}, String(t.trial)),
+          names.map((name) => el("td", {}, t.parameters[name] ?? "")),
+          el("td", { "data-state": t.state }, state(t.state)),
+          el("td", {}, t.application_id ? el("a", { href: "#/job/" + t.application_id }, t.application_id) : ""),
+          el("td", {}, t.best ? number(t.best.value) : ""), el("td", {}, t.best ? String(t.best.step) : ""),
+          el("td", { class: "why" }, t.state === "succeeded" ? "" : t.why),
+          el("td", {}, live ? [el("button", { type: "button", id: "stop-" + t.trial, onclick: () => end(t.trial, true) }, text("trial.stop")), " ",
+                               el("button", { type: "button", class: "danger", id: "kill-" + t.trial, onclick: () => end(t.trial, false) }, text("trial.kill"))] : ""));
+      });
+      const columns = ["col.pick", "col.trial", ...names.map((name) => name), "col.state", "col.application", "col.best", "col.step", "col.why", "col.actions"];
+      redrawKeepingFocus(trialsBox, () => trialsBox.replaceChildren(el("table", { id: "trials" },
+        el("thead", {}, el("tr", {}, columns.map((key) => el("th", { scope: "col" }, names.includes(key) ? key : text(key))))),
+        el("tbody", {}, rows))));
+      if (sweep.series_problem) say(sweep.series_problem, true);
+      drawChart();
+      drawCompare();
+    };
+
+    const refresh = async () => {
+      sweep = await api("sweeps/" + id);
+      render();
+    };
+    // A sweep lives in HDFS, not in the server's live updates: the page asks again every few seconds.
+    return { page, refresh, every: 3000 };
+  };
+
   // ---- Cluster ----
   const clusterView = () => {
     const body = el("div");
@@ -435,18 +578,24 @@
     const parts = location.hash.replace(/^#\/?/, "").split("/");
     if (parts[0] === "job" && parts[1]) return { view: "job", id: parts[1], tab: parts[2] || "containers", task: parts[3] };
     if (parts[0] === "cluster") return { view: "cluster" };
+    if (parts[0] === "sweeps") return { view: "sweeps" };
+    if (parts[0] === "sweep" && parts[1]) return { view: "sweep", id: parts[1] };
     if (parts[0] === "submit") return { view: "submit", from: parts[1] };
     return { view: "jobs" };
   };
 
+  let every = null;  // the timer of a page that refreshes on its own
   const show = async () => {
     document.body.dataset.ready = "";
+    clearInterval(every);
     route = parseRoute();
     for (const link of document.querySelectorAll("[data-nav]")) {
-      link.classList.toggle("current", link.dataset.nav === (route.view === "job" ? "jobs" : route.view));
+      link.classList.toggle("current", link.dataset.nav === (route.view === "job" ? "jobs" : route.view === "sweep" ? "sweeps" : route.view));
     }
     view = route.view === "job" ? jobView(route.id, route.tab)
          : route.view === "cluster" ? clusterView()
+         : route.view === "sweeps" ? sweepsView()
+         : route.view === "sweep" ? sweepView(route.id)
          : route.view === "submit" ? submitView(route.from)
          : jobsView();
     const main = document.getElementById("view");
@@ -462,6 +611,12 @@
       say(error.message, true);
     }
     document.body.dataset.ready = route.view;
+    if (view.every) {
+      const shown = view;
+      every = setInterval(() => {
+        if (view === shown) shown.refresh().catch((error) => say(error.message, true));
+      }, shown.every);
+    }
   };
 
   const live = async () => {

@@ -107,6 +107,7 @@ std::string to_json(const SweepRecord& record) {
               {"name", record.name},
               {"user", record.user},
               {"queue", record.queue},
+              {"output", record.output},
               {"search", Json::parse(record.search_json.empty() ? "{}" : record.search_json, nullptr, false)},
               {"state", to_string(record.state)},
               {"diagnostics", record.diagnostics},
@@ -129,6 +130,7 @@ Result<SweepRecord> sweep_record_from_json(std::string_view text) {
     record.name = field_or<std::string>(json, "name", "");
     record.user = field_or<std::string>(json, "user", "");
     record.queue = field_or<std::string>(json, "queue", "");
+    record.output = field_or<std::string>(json, "output", "");
     if (const auto search = json.find("search"); search != json.end() && search->is_object()) {
       record.search_json = search->dump();
     }

@@ -77,10 +77,18 @@ std::vector<TrialParameters> draw_trials(const SweepSearch& search) {
       lists.push_back(listed_values(parameter));
       combinations *= lists.back().size();
     }
+    // The combinations run in an order shuffled by the seed: a sweep that stops trials early must
+    // not meet the space from one corner to the other, where each trial beats all before it.
+    std::vector<std::size_t> order(combinations);
+    for (std::size_t i = 0; i < combinations; ++i) order[i] = i;
+    std::mt19937_64 shuffler(search.seed);
+    for (std::size_t i = combinations; i > 1; --i) {
+      std::swap(order[i - 1], order[static_cast<std::size_t>(unit(shuffler) * static_cast<double>(i))]);
+    }
     for (std::size_t index = 0; index < combinations; ++index) {
       TrialParameters trial;
       trial.index = static_cast<int>(index);
-      std::size_t rest = index;
+      std::size_t rest = order[index];
       std::vector<std::string> picked(lists.size());
       for (std::size_t p = lists.size(); p-- > 0;) {
         picked[p] = lists[p][rest % lists[p].size()];

@@ -146,8 +146,19 @@ TEST(SweepTrials, DrawsAreRepeatableInRangeAndTheGridIsComplete) {
   ASSERT_TRUE(grid.ok());
   const auto combinations = draw_trials(grid->search);
   ASSERT_EQ(combinations.size(), 6u);
-  EXPECT_EQ(combinations[0].values, (std::vector<std::pair<std::string, std::string>>{{"a", "1"}, {"b", "x"}}));
-  EXPECT_EQ(combinations[5].values, (std::vector<std::pair<std::string, std::string>>{{"a", "2"}, {"b", "z"}}));
+  std::set<std::vector<std::pair<std::string, std::string>>> each;
+  for (const auto& trial : combinations) each.insert(trial.values);
+  EXPECT_EQ(each.size(), 6u);
+  EXPECT_TRUE(each.count({{"a", "2"}, {"b", "z"}}));
+  EXPECT_EQ(combinations, draw_trials(grid->search));
+  // Shuffled: not from one corner of the space to the other.
+  auto reseeded = grid->search;
+  bool some_order_differs = false;
+  for (std::uint64_t seed = 2; seed < 6 && !some_order_differs; ++seed) {
+    reseeded.seed = seed;
+    some_order_differs = draw_trials(reseeded) != combinations;
+  }
+  EXPECT_TRUE(some_order_differs);
 }
 
 TEST(SweepTrials, ATrialsJobCarriesItsValuesOutputAndTags) {

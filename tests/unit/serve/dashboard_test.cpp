@@ -58,6 +58,23 @@ TEST(ApiRoutes, RefuseWhatIsNotTheirs) {
   EXPECT_EQ(percent_decode("%4"), std::nullopt);
 }
 
+TEST(ApiRoutes, SweepsTheirKillAndTheirTrials) {
+  EXPECT_EQ(routed(verb::get, "/api/v1/sweeps").endpoint, Endpoint::sweeps);
+  auto sweep = routed(verb::get, "/api/v1/sweeps/application_1_0003");
+  EXPECT_EQ(sweep.endpoint, Endpoint::sweep);
+  EXPECT_EQ(sweep.application_id, "application_1_0003");
+  EXPECT_EQ(routed(verb::post, "/api/v1/sweeps/application_1_0003/kill").endpoint, Endpoint::sweep_kill);
+  auto stop = routed(verb::post, "/api/v1/sweeps/application_1_0003/trials/12/stop");
+  EXPECT_EQ(stop.endpoint, Endpoint::trial_stop);
+  EXPECT_EQ(stop.trial, 12);
+  EXPECT_EQ(routed(verb::post, "/api/v1/sweeps/application_1_0003/trials/0/kill").endpoint, Endpoint::trial_kill);
+  EXPECT_EQ(refused(verb::get, "/api/v1/sweeps/application_1_0003/trials/0/stop").status, 405);
+  EXPECT_EQ(refused(verb::post, "/api/v1/sweeps/application_1_0003/trials/-1/stop").status, 400);
+  EXPECT_EQ(refused(verb::post, "/api/v1/sweeps/application_1_0003/trials/99999999/stop").status, 400);
+  EXPECT_EQ(refused(verb::get, "/api/v1/sweeps/wine").status, 400);
+  EXPECT_EQ(refused(verb::post, "/api/v1/sweeps/application_1_0003/retry").status, 404);
+}
+
 TEST(CrossSite, OnlyThePagesOwnRequestsChangeAnything) {
   http::fields fields;
   fields.set(http::field::host, "127.0.0.1:8080");
@@ -92,6 +109,10 @@ class ScriptedCluster final : public ClusterAccess {
     return refusal(404, "none");
   }
   ApiReply kill(const std::string&) override { return refusal(403, "not yours"); }
+  ApiReply sweeps() override { return {200, {{"sweeps", nlohmann::ordered_json::array()}}}; }
+  ApiReply sweep(const std::string&) override { return refusal(404, "none"); }
+  ApiReply sweep_kill(const std::string&) override { return refusal(404, "none"); }
+  ApiReply trial_end(const std::string&, int, bool) override { return refusal(404, "none"); }
   ApiReply cluster() override { return {200, {{"nodes", nlohmann::ordered_json::array()}}}; }
   ApiReply validate(const std::string& text) override { return {200, {{"valid", text == "ok"}}}; }
   ApiReply submit(const std::string& spec, const std::vector<UploadedFile>& uploads) override {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -34,5 +36,20 @@ Result<std::vector<SweepView>> list_sweeps(const yarn::HadoopConfiguration& conf
 // the ResourceManager still runs for the sweep. Returns the trials killed.
 Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& configuration,
                                             const std::string& sweep_id);
+
+// Ends one running trial. Stopped, it ends as stopped by the sweep (its
+// checkpoints and scalars stay, like a trial the rule stopped); killed, as killed.
+Result<void> end_trial(const yarn::HadoopConfiguration& configuration, const std::string& sweep_id, int trial,
+                       bool stop);
+
+// Every trial's values of the sweep's metric so far, by trial, as its event
+// files in HDFS hold them, by step: what a chart of all trials draws.
+Result<std::map<int, std::vector<MetricSample>>> read_trial_metrics(const yarn::HadoopConfiguration& configuration,
+                                                                    const SweepRecord& record);
+
+// A sweep and its trials as JSON, the same for `spindle sweep status --json`
+// and `spindle serve` (docs/sweeps.md). Trials' secrets are left out.
+nlohmann::ordered_json sweep_json(const SweepView& view);
+nlohmann::ordered_json trial_json(const TrialRecord& trial);
 
 }  // namespace spindle::client

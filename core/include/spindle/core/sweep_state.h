@@ -46,6 +46,7 @@ struct SweepRecord {
   std::string name;
   std::string user;
   std::string queue;
+  std::string output;       // the spec's; trial n writes <output>/trial-<n>
   std::string search_json;  // the search as search_to_json wrote it
   SweepState state = SweepState::running;
   std::string diagnostics;
@@ -65,6 +66,9 @@ std::string sweep_record_path(const std::string& user, const std::string& sweep_
 // The tag a sweep's controller application carries; its trials carry
 // spindle-sweep:<sweep id>.
 inline constexpr std::string_view sweep_tag = "spindle-sweep";
+// What a trial's kill says when its owner stops it (rather than kills it):
+// the controller then records it as stopped by the sweep.
+inline constexpr std::string_view trial_stopped_by_owner = "stopped by its owner";
 
 std::string to_json(const SweepRecord& record);
 // Read back with a sentence for anything that is not a sweep record.

@@ -21,8 +21,8 @@ struct TrialParameters {
 };
 
 // Every trial of the search, drawn once and in a fixed order: the grid's
-// combinations (the first parameter varies slowest), or `trials` random draws
-// from the seed. The same search always gives the same trials.
+// combinations, each once, in an order the seed shuffles, or `trials` random
+// draws from the seed. The same search always gives the same trials.
 std::vector<TrialParameters> draw_trials(const SweepSearch& search);
 
 // The job one trial runs: the base spec with the values as environment

@@ -57,6 +57,12 @@ class ClusterAccess {
   virtual ApiReply validate(const std::string& spec_text) = 0;
   // `uploads` stand in for the local files of those names in the spec.
   virtual ApiReply submit(const std::string& spec_text, const std::vector<UploadedFile>& uploads) = 0;
+  // This user's sweeps (docs/sweeps.md): the list, one with every trial's
+  // metric by step ("series"), killing it, and stopping or killing a trial.
+  virtual ApiReply sweeps() = 0;
+  virtual ApiReply sweep(const std::string& sweep_id) = 0;
+  virtual ApiReply sweep_kill(const std::string& sweep_id) = 0;
+  virtual ApiReply trial_end(const std::string& sweep_id, int trial, bool stop) = 0;
   // The TensorBoards the dashboard embeds: those of this user's jobs.
   virtual tbproxy::UpstreamResolver tensorboards() = 0;
 };
