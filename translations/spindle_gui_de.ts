@@ -295,7 +295,7 @@
         <translation>die Keytab-Datei des Prinzipals</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Goes to the job&apos;s application master alone, readable only by you, and is removed from the cluster when the job ends</source>
         <translation>Geht allein an den Application Master des Jobs, nur für Sie lesbar, und wird vom Cluster entfernt, wenn der Job endet</translation>
     </message>
@@ -445,7 +445,7 @@
         <translation>&amp;Keytab-Datei:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Application master &amp;memory:</source>
         <translation>Application Master: &amp;Speicher:</translation>
     </message>
@@ -1776,7 +1776,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+50"/>
+        <location filename="../app/src/mainwindow.cpp" line="+51"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1791,7 +1791,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Cluster</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+58"/>
         <source>Spec valid</source>
         <translation>Spezifikation gültig</translation>
     </message>
@@ -1871,7 +1871,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="-74"/>
+        <location line="-107"/>
+        <source>Sweeps</source>
+        <translation>Sweeps</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>&amp;Show Spindle</source>
         <translation>Spindle &amp;anzeigen</translation>
     </message>
@@ -1945,6 +1950,11 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Sweeps</source>
+        <translation>S&amp;weeps</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Find job</source>
         <translation>Job &amp;finden</translation>
     </message>
@@ -1989,12 +1999,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Verteiltes TensorFlow, PyTorch oder ein beliebiger Befehl auf Hadoop YARN: einen Job entwerfen, einreichen und verfolgen.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <source>Compare (%1)</source>
         <translation>Vergleich (%1)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>The spec has problems; fix them before submitting (see Problems).</source>
         <translation>Die Spezifikation hat Probleme; beheben Sie sie vor dem Einreichen (siehe Probleme).</translation>
     </message>
@@ -2497,6 +2507,175 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <location line="+0"/>
         <source>The job could not be submitted.</source>
         <translation>Der Job konnte nicht eingereicht werden.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SweepsView</name>
+    <message>
+        <location filename="../app/src/sweeps/sweepsview.cpp" line="+172"/>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+101"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location line="-101"/>
+        <source>Trials ended</source>
+        <translation>Beendete Versuche</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+101"/>
+        <source>Best</source>
+        <translation>Bester Wert</translation>
+    </message>
+    <message>
+        <location line="-100"/>
+        <source>Compare ticked trials</source>
+        <translation>Angehakte Versuche vergleichen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Opens the comparison view for the trials ticked in the first column</source>
+        <translation>Öffnet den Vergleich für die in der ersten Spalte angehakten Versuche</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+158"/>
+        <source>Stop trial</source>
+        <translation>Versuch stoppen</translation>
+    </message>
+    <message>
+        <location line="-157"/>
+        <source>Ends the selected trial as stopped by the sweep; its checkpoints and scalars stay</source>
+        <translation>Beendet den gewählten Versuch als vom Sweep gestoppt; seine Checkpoints und Skalare bleiben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+156"/>
+        <source>Kill trial</source>
+        <translation>Versuch abbrechen</translation>
+    </message>
+    <message>
+        <location line="-155"/>
+        <location line="+172"/>
+        <source>Kill sweep</source>
+        <translation>Sweep abbrechen</translation>
+    </message>
+    <message>
+        <location line="-171"/>
+        <source>Stops the sweep&apos;s controller and every trial still running</source>
+        <translation>Hält den Controller des Sweeps und jeden noch laufenden Versuch an</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sweeps of this machine&apos;s history</source>
+        <translation>Sweeps im Verlauf dieses Rechners</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The sweeps could not be read: %1</source>
+        <translation>Die Sweeps ließen sich nicht lesen: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No sweeps: none was submitted from here (spindle sweep submit starts one)</source>
+        <translation>Keine Sweeps: von hier wurde keiner gestartet (spindle sweep submit startet einen)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n sweep(s)</source>
+        <translation>
+            <numerusform>%n Sweep</numerusform>
+            <numerusform>%n Sweeps</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>trial %1: %2 %3</source>
+        <translation>Versuch %1: %2 %3</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 (%2): %3. Metric: %4 (%5).</source>
+        <translation>%1 (%2): %3. Metrik: %4 (%5).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>maximize</source>
+        <translation>maximieren</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>minimize</source>
+        <translation>minimieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Best: trial %1, %2 at step %3.</source>
+        <translation>Bester: Versuch %1, %2 bei Schritt %3.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Trial</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Application</source>
+        <translation>Anwendung</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>At step</source>
+        <translation>Bei Schritt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Why</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Tick to compare; double-click to open the trial&apos;s job</source>
+        <translation>Zum Vergleichen anhaken; Doppelklick öffnet den Job des Versuchs</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>trial %1</source>
+        <translation>Versuch %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stop trial %1? It ends as stopped by the sweep; its checkpoints and scalars stay.</source>
+        <translation>Versuch %1 stoppen? Er endet als vom Sweep gestoppt; seine Checkpoints und Skalare bleiben.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kill trial %1? It ends as killed.</source>
+        <translation>Versuch %1 abbrechen? Er endet als abgebrochen.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+4"/>
+        <location line="+15"/>
+        <location line="+4"/>
+        <source>Sweeps</source>
+        <translation>Sweeps</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Kill %1? Its controller and every running trial stop.</source>
+        <translation>%1 abbrechen? Sein Controller und jeder laufende Versuch halten an.</translation>
     </message>
 </context>
 <context>

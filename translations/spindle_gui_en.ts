@@ -295,7 +295,7 @@
         <translation>the principal&apos;s keytab file</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Goes to the job&apos;s application master alone, readable only by you, and is removed from the cluster when the job ends</source>
         <translation>Goes to the job&apos;s application master alone, readable only by you, and is removed from the cluster when the job ends</translation>
     </message>
@@ -445,7 +445,7 @@
         <translation>&amp;Keytab:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Application master &amp;memory:</source>
         <translation>Application master &amp;memory:</translation>
     </message>
@@ -1776,7 +1776,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::MainWindow</name>
     <message>
-        <location filename="../app/src/mainwindow.cpp" line="+50"/>
+        <location filename="../app/src/mainwindow.cpp" line="+51"/>
         <source>Jobs</source>
         <translation>Jobs</translation>
     </message>
@@ -1791,7 +1791,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Cluster</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+58"/>
         <source>Spec valid</source>
         <translation>Spec valid</translation>
     </message>
@@ -1871,7 +1871,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&amp;Quit</translation>
     </message>
     <message>
-        <location line="-74"/>
+        <location line="-107"/>
+        <source>Sweeps</source>
+        <translation>Sweeps</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>&amp;Show Spindle</source>
         <translation>&amp;Show Spindle</translation>
     </message>
@@ -1945,6 +1950,11 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Sweeps</source>
+        <translation>&amp;Sweeps</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Find job</source>
         <translation>&amp;Find job</translation>
     </message>
@@ -1989,12 +1999,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>&lt;b&gt;Spindle %1&lt;/b&gt;&lt;p&gt;Distributed TensorFlow, PyTorch or any command on Hadoop YARN: design a job, submit it, and follow it.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <source>Compare (%1)</source>
         <translation>Compare (%1)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>The spec has problems; fix them before submitting (see Problems).</source>
         <translation>The spec has problems; fix them before submitting (see Problems).</translation>
     </message>
@@ -2497,6 +2507,175 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <location line="+0"/>
         <source>The job could not be submitted.</source>
         <translation>The job could not be submitted.</translation>
+    </message>
+</context>
+<context>
+    <name>spindle::gui::SweepsView</name>
+    <message>
+        <location filename="../app/src/sweeps/sweepsview.cpp" line="+172"/>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+101"/>
+        <source>State</source>
+        <translation>State</translation>
+    </message>
+    <message>
+        <location line="-101"/>
+        <source>Trials ended</source>
+        <translation>Trials ended</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+101"/>
+        <source>Best</source>
+        <translation>Best</translation>
+    </message>
+    <message>
+        <location line="-100"/>
+        <source>Compare ticked trials</source>
+        <translation>Compare ticked trials</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Opens the comparison view for the trials ticked in the first column</source>
+        <translation>Opens the comparison view for the trials ticked in the first column</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+158"/>
+        <source>Stop trial</source>
+        <translation>Stop trial</translation>
+    </message>
+    <message>
+        <location line="-157"/>
+        <source>Ends the selected trial as stopped by the sweep; its checkpoints and scalars stay</source>
+        <translation>Ends the selected trial as stopped by the sweep; its checkpoints and scalars stay</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+156"/>
+        <source>Kill trial</source>
+        <translation>Kill trial</translation>
+    </message>
+    <message>
+        <location line="-155"/>
+        <location line="+172"/>
+        <source>Kill sweep</source>
+        <translation>Kill sweep</translation>
+    </message>
+    <message>
+        <location line="-171"/>
+        <source>Stops the sweep&apos;s controller and every trial still running</source>
+        <translation>Stops the sweep&apos;s controller and every trial still running</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sweeps of this machine&apos;s history</source>
+        <translation>Sweeps of this machine&apos;s history</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The sweeps could not be read: %1</source>
+        <translation>The sweeps could not be read: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No sweeps: none was submitted from here (spindle sweep submit starts one)</source>
+        <translation>No sweeps: none was submitted from here (spindle sweep submit starts one)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n sweep(s)</source>
+        <translation>
+            <numerusform>%n sweep</numerusform>
+            <numerusform>%n sweeps</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>trial %1: %2 %3</source>
+        <translation>trial %1: %2 %3</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 (%2): %3. Metric: %4 (%5).</source>
+        <translation>%1 (%2): %3. Metric: %4 (%5).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>maximize</source>
+        <translation>maximize</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>minimize</source>
+        <translation>minimize</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Best: trial %1, %2 at step %3.</source>
+        <translation>Best: trial %1, %2 at step %3.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Trial</source>
+        <translation>Trial</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Application</source>
+        <translation>Application</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>At step</source>
+        <translation>At step</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Why</source>
+        <translation>Why</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Tick to compare; double-click to open the trial&apos;s job</source>
+        <translation>Tick to compare; double-click to open the trial&apos;s job</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>trial %1</source>
+        <translation>trial %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stop trial %1? It ends as stopped by the sweep; its checkpoints and scalars stay.</source>
+        <translation>Stop trial %1? It ends as stopped by the sweep; its checkpoints and scalars stay.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kill trial %1? It ends as killed.</source>
+        <translation>Kill trial %1? It ends as killed.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+4"/>
+        <location line="+15"/>
+        <location line="+4"/>
+        <source>Sweeps</source>
+        <translation>Sweeps</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Kill %1? Its controller and every running trial stop.</source>
+        <translation>Kill %1? Its controller and every running trial stop.</translation>
     </message>
 </context>
 <context>

@@ -29,6 +29,7 @@
 #include "spindle/yarn/hadoop_configuration.h"
 #include "statusmessage.h"
 #include "submit/submitdialog.h"
+#include "sweeps/sweepsview.h"
 #include "theme.h"
 
 namespace spindle::gui {
@@ -52,6 +53,11 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
   clusterView_ = new ClusterView;
   clusterView_->setSetup(setup_);
   tabs_->addTab(clusterView_, tr("Cluster"));
+  sweepsView_ = new SweepsView;
+  sweepsView_->setSetup(setup_);
+  tabs_->addTab(sweepsView_, tr("Sweeps"));
+  connect(sweepsView_, &SweepsView::compareRequested, this, &MainWindow::compareJobs);
+  connect(sweepsView_, &SweepsView::openJobRequested, this, &MainWindow::openJob);
   for (int index = 0; index < fixedTabs; ++index) tabs_->tabBar()->setTabButton(index, QTabBar::RightSide, nullptr);
   setCentralWidget(tabs_);
 
@@ -180,6 +186,8 @@ void MainWindow::createActions() {
   showDesignerAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
   QAction* showClusterAction = view->addAction(tr("C&luster"), this, &MainWindow::showCluster);
   showClusterAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+3")));
+  QAction* showSweepsAction = view->addAction(tr("&Sweeps"), this, &MainWindow::showSweeps);
+  showSweepsAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+4")));
   QAction* find = view->addAction(tr("&Find job"), this, [this] {
     showJobs();
     jobs_->focusSearch();
@@ -218,6 +226,7 @@ void MainWindow::setSetup(const HadoopSetup& setup) {
   poller_->setSetup(setup);
   designer_->setHadoopSetup(setup);
   clusterView_->setSetup(setup);
+  sweepsView_->setSetup(setup);
   reloadCluster();
 }
 
@@ -274,6 +283,10 @@ void MainWindow::showDesigner() {
 
 void MainWindow::showCluster() {
   tabs_->setCurrentWidget(clusterView_);
+}
+
+void MainWindow::showSweeps() {
+  tabs_->setCurrentWidget(sweepsView_);
 }
 
 void MainWindow::submitDesignedJob() {

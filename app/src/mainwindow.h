@@ -15,6 +15,7 @@ class QTabWidget;
 namespace spindle::gui {
 
 class ClusterView;
+class SweepsView;
 class DesktopNotifications;
 class JobEndWatcher;
 struct JobEndNotice;
@@ -46,8 +47,9 @@ class MainWindow : public QMainWindow {
   JobEndWatcher* jobEndWatcher() const { return jobEnds_; }
   DesktopNotifications* notifications() const { return notifications_; }
   ClusterView* clusterView() const { return clusterView_; }
-  // Jobs, Designer and Cluster; job tabs come after them.
-  static constexpr int fixedTabs = 3;
+  SweepsView* sweepsView() const { return sweepsView_; }
+  // Jobs, Designer, Cluster and Sweeps; job tabs come after them.
+  static constexpr int fixedTabs = 4;
   JobsModel* jobsModel() const { return jobsModel_; }
   QTabWidget* tabs() const { return tabs_; }
   // The tab of an opened job, or nullptr.
@@ -70,6 +72,7 @@ class MainWindow : public QMainWindow {
   void showJobs();
   void showDesigner();
   void showCluster();
+  void showSweeps();
   // A tab comparing the jobs' training scalars and specs.
   void compareJobs(const QStringList& applicationIds);
   // Closes the window for good and ends the app (closing the window alone
@@ -103,6 +106,7 @@ class MainWindow : public QMainWindow {
   JobPoller* poller_;
   JobDesignerWidget* designer_;
   ClusterView* clusterView_;
+  SweepsView* sweepsView_;
   JobEndWatcher* jobEnds_ = nullptr;
   DesktopNotifications* notifications_ = nullptr;
   QSystemTrayIcon* tray_ = nullptr;

@@ -310,4 +310,58 @@ nlohmann::ordered_json sweep_json(const SweepView& view) {
           {"trials", trials}};
 }
 
+Result<SweepDetail> sweep_detail_from_json(const nlohmann::json& json) {
+  if (!json.is_object()) return make_error("the server's answer is not a sweep");
+  try {
+    SweepDetail detail;
+    auto& record = detail.view.record;
+    record.sweep_id = json.value("sweep_id", "");
+    record.name = json.value("name", "");
+    record.user = json.value("user", "");
+    record.queue = json.value("queue", "");
+    record.diagnostics = json.value("diagnostics", "");
+    record.submitted_ms = json.value("submitted_ms", std::int64_t{0});
+    record.ended_ms = json.value("ended_ms", std::int64_t{0});
+    record.most_running = json.value("most_running", 0);
+    if (json.contains("search") && json["search"].is_object()) record.search_json = json["search"].dump();
+    const auto state = json.value("state", "running");
+    record.state = state == "succeeded" ? SweepState::succeeded
+                   : state == "failed"  ? SweepState::failed
+                   : state == "killed"  ? SweepState::killed
+                                        : SweepState::running;
+    detail.view.from_cluster = json.value("from_cluster", false);
+    detail.view.note = json.value("note", "");
+    auto sample = [](const nlohmann::json& one) -> std::optional<MetricSample> {
+      if (!one.is_object()) return std::nullopt;
+      return MetricSample{one.value("step", std::int64_t{0}), one.value("value", 0.0)};
+    };
+    for (const auto& one : json.value("trials", nlohmann::json::array())) {
+      TrialRecord trial;
+      trial.parameters.index = one.value("trial", 0);
+      for (const auto& [name, value] : one.value("parameters", nlohmann::json::object()).items()) {
+        trial.parameters.values.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+      }
+      trial.state = trial_state_from(one.value("state", "waiting")).value_or(TrialState::waiting);
+      trial.application_id = one.value("application_id", "");
+      trial.why = one.value("why", "");
+      trial.best = sample(one.value("best", nlohmann::json()));
+      trial.last = sample(one.value("last", nlohmann::json()));
+      trial.submitted_ms = one.value("submitted_ms", std::int64_t{0});
+      trial.ended_ms = one.value("ended_ms", std::int64_t{0});
+      record.trials.push_back(std::move(trial));
+    }
+    for (const auto& [trial, points] : json.value("series", nlohmann::json::object()).items()) {
+      auto& samples = detail.series[std::stoi(trial)];
+      for (const auto& point : points) {
+        if (point.is_array() && point.size() == 2)
+          samples.push_back({point[0].get<std::int64_t>(), point[1].get<double>()});
+      }
+    }
+    detail.series_problem = json.value("series_problem", "");
+    return detail;
+  } catch (const std::exception& e) {
+    return make_error(std::string("the server's answer is not a sweep: ") + e.what());
+  }
+}
+
 }  // namespace spindle::client

@@ -316,6 +316,41 @@ class DirectJobService final : public JobService {
 
   std::optional<std::string> served_tensorboard_url(const std::string&) const override { return std::nullopt; }
 
+  Result<std::vector<SweepView>> sweeps() override {
+    auto config = configuration();
+    if (!config) return config.error();
+    return list_sweeps(*config);
+  }
+
+  Result<SweepDetail> sweep(const std::string& sweep_id) override {
+    auto config = configuration();
+    if (!config) return config.error();
+    auto view = read_sweep(*config, sweep_id);
+    if (!view) return view.error();
+    SweepDetail detail{std::move(*view), {}, {}};
+    auto series = read_trial_metrics(*config, detail.view.record);
+    if (series) {
+      detail.series = std::move(*series);
+    } else {
+      detail.series_problem = series.error().message;
+    }
+    return detail;
+  }
+
+  Result<void> kill_sweep(const std::string& sweep_id) override {
+    auto config = configuration();
+    if (!config) return config.error();
+    auto killed = client::kill_sweep(*config, sweep_id);
+    if (!killed) return killed.error();
+    return {};
+  }
+
+  Result<void> end_trial(const std::string& sweep_id, int trial, bool stop) override {
+    auto config = configuration();
+    if (!config) return config.error();
+    return client::end_trial(*config, sweep_id, trial, stop);
+  }
+
  private:
   // Loaded at the first call that needs the cluster, and again after a
   // failure: reading the history needs none.

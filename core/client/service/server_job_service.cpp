@@ -178,6 +178,41 @@ class ServerJobService final : public JobService {
     return server_.browser_url("/tb/" + application_id + "/");
   }
 
+  Result<std::vector<SweepView>> sweeps() override {
+    auto answer = server_.call("GET", "sweeps");
+    if (!answer) return answer.error();
+    const auto json = nlohmann::json::parse(*answer, nullptr, false);
+    if (!json.is_object() || !json.contains("sweeps") || !json["sweeps"].is_array()) {
+      return make_error("the server's list of sweeps could not be read");
+    }
+    std::vector<SweepView> views;
+    for (const auto& one : json["sweeps"]) {
+      auto detail = sweep_detail_from_json(one);
+      if (!detail) return detail.error();
+      views.push_back(std::move(detail->view));
+    }
+    return views;
+  }
+
+  Result<SweepDetail> sweep(const std::string& sweep_id) override {
+    auto answer = server_.call("GET", "sweeps/" + sweep_id);
+    if (!answer) return answer.error();
+    return sweep_detail_from_json(nlohmann::json::parse(*answer, nullptr, false));
+  }
+
+  Result<void> kill_sweep(const std::string& sweep_id) override {
+    auto answer = server_.call("POST", "sweeps/" + sweep_id + "/kill");
+    if (!answer) return answer.error();
+    return {};
+  }
+
+  Result<void> end_trial(const std::string& sweep_id, int trial, bool stop) override {
+    auto answer =
+        server_.call("POST", "sweeps/" + sweep_id + "/trials/" + std::to_string(trial) + (stop ? "/stop" : "/kill"));
+    if (!answer) return answer.error();
+    return {};
+  }
+
  private:
   const DashboardClient server_;
   std::mutex mutex_;

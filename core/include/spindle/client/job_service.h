@@ -17,6 +17,7 @@
 #include "spindle/client/dashboard_client.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/submit.h"
+#include "spindle/client/sweeps.h"
 #include "spindle/client/will_it_fit.h"
 #include "spindle/core/job_status.h"
 #include "spindle/core/result.h"
@@ -133,6 +134,14 @@ class JobService {
   // The address a browser opens for the job's TensorBoard when the service
   // serves it; nullopt when this machine must proxy the TensorBoard itself.
   virtual std::optional<std::string> served_tensorboard_url(const std::string& application_id) const = 0;
+
+  // Sweeps (docs/sweeps.md): this machine's (or the server's), newest first;
+  // one with every trial's metric by step; killing it; ending one trial,
+  // stopped (as the sweep stops one) or killed.
+  virtual Result<std::vector<SweepView>> sweeps() = 0;
+  virtual Result<SweepDetail> sweep(const std::string& sweep_id) = 0;
+  virtual Result<void> kill_sweep(const std::string& sweep_id) = 0;
+  virtual Result<void> end_trial(const std::string& sweep_id, int trial, bool stop) = 0;
 };
 
 // Talks to YARN and HDFS with the configuration `load` gives, loaded at the

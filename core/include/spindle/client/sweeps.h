@@ -47,9 +47,18 @@ Result<void> end_trial(const yarn::HadoopConfiguration& configuration, const std
 Result<std::map<int, std::vector<MetricSample>>> read_trial_metrics(const yarn::HadoopConfiguration& configuration,
                                                                     const SweepRecord& record);
 
+// A sweep with every trial's metric by step, as a view charts it.
+struct SweepDetail {
+  SweepView view;
+  std::map<int, std::vector<MetricSample>> series;
+  std::string series_problem;  // why the trials' scalars could not be read
+};
+
 // A sweep and its trials as JSON, the same for `spindle sweep status --json`
 // and `spindle serve` (docs/sweeps.md). Trials' secrets are left out.
 nlohmann::ordered_json sweep_json(const SweepView& view);
 nlohmann::ordered_json trial_json(const TrialRecord& trial);
+// Read back, as a client of `spindle serve` gets it ("series" too, when there).
+Result<SweepDetail> sweep_detail_from_json(const nlohmann::json& json);
 
 }  // namespace spindle::client
