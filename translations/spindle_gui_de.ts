@@ -1873,7 +1873,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     <message>
         <location line="-107"/>
         <source>Sweeps</source>
-        <translation>Sweeps</translation>
+        <translation>Suchläufe</translation>
     </message>
     <message>
         <location line="+33"/>
@@ -1951,7 +1951,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     <message>
         <location line="+2"/>
         <source>&amp;Sweeps</source>
-        <translation>S&amp;weeps</translation>
+        <translation>S&amp;uchläufe</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2514,7 +2514,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     <message>
         <location filename="../app/src/sweeps/sweepsview.cpp" line="+172"/>
         <source>Sweep</source>
-        <translation>Sweep</translation>
+        <translation>Suchlauf</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -2670,7 +2670,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <location line="+15"/>
         <location line="+4"/>
         <source>Sweeps</source>
-        <translation>Sweeps</translation>
+        <translation>Suchläufe</translation>
     </message>
     <message>
         <location line="-10"/>
