@@ -46,17 +46,34 @@ Result<yarn::HadoopConfiguration> configuration() {
   return yarn::HadoopConfiguration::from_environment();
 }
 
+// The cluster of HADOOP_CONF_DIR; without one, its sentence is printed and `code` set.
+std::optional<yarn::HadoopConfiguration> cluster_or_say(int& code) {
+  auto cluster = configuration();
+  if (cluster) return std::move(*cluster);
+  std::cerr << cluster.error().message << '\n';
+  code = exit_bad_input;
+  return std::nullopt;
+}
+
+// The sweep as `read_sweep` finds it; otherwise the sentence, under the command's name.
+std::optional<client::SweepView> sweep_or_say(const yarn::HadoopConfiguration& cluster, const char* command,
+                                              const std::string& sweep_id, int& code) {
+  auto view = client::read_sweep(cluster, sweep_id);
+  if (view) return std::move(*view);
+  std::cerr << "spindle sweep " << command << ": " << view.error().message << '\n';
+  code = exit_code_for_cluster_error(view.error());
+  return std::nullopt;
+}
+
 int run_submit(const SweepOptions& options) {
   auto sweep = load_sweep_spec(options.spec, true, options.search);
   if (!sweep) {
     print_diagnostics(sweep.error(), options.json);
     return exit_bad_input;
   }
-  auto cluster = configuration();
-  if (!cluster) {
-    std::cerr << cluster.error().message << '\n';
-    return exit_bad_input;
-  }
+  int code = exit_done;
+  auto cluster = cluster_or_say(code);
+  if (!cluster) return code;
   client::SubmitOptions submitting;
   submitting.progress = [](const std::string& line) { std::cerr << line << '\n'; };
   submitting.check_fit = !options.no_fit_check;
@@ -106,16 +123,11 @@ void print_trials(const SweepRecord& record) {
 }
 
 int run_status(const SweepOptions& options) {
-  auto cluster = configuration();
-  if (!cluster) {
-    std::cerr << cluster.error().message << '\n';
-    return exit_bad_input;
-  }
-  auto view = client::read_sweep(*cluster, options.sweep_id);
-  if (!view) {
-    std::cerr << "spindle sweep status: " << view.error().message << '\n';
-    return exit_code_for_cluster_error(view.error());
-  }
+  int code = exit_done;
+  auto cluster = cluster_or_say(code);
+  if (!cluster) return code;
+  auto view = sweep_or_say(*cluster, "status", options.sweep_id, code);
+  if (!view) return code;
   if (options.json) {
     std::cout << client::sweep_json(*view).dump() << '\n';
     return exit_done;
@@ -134,11 +146,9 @@ int run_status(const SweepOptions& options) {
 }
 
 int run_list(const SweepOptions& options) {
-  auto cluster = configuration();
-  if (!cluster) {
-    std::cerr << cluster.error().message << '\n';
-    return exit_bad_input;
-  }
+  int code = exit_done;
+  auto cluster = cluster_or_say(code);
+  if (!cluster) return code;
   auto views = client::list_sweeps(*cluster);
   if (!views) {
     std::cerr << "spindle sweep list: " << views.error().message << '\n';
@@ -171,16 +181,11 @@ int run_list(const SweepOptions& options) {
 }
 
 int run_best(const SweepOptions& options) {
-  auto cluster = configuration();
-  if (!cluster) {
-    std::cerr << cluster.error().message << '\n';
-    return exit_bad_input;
-  }
-  auto view = client::read_sweep(*cluster, options.sweep_id);
-  if (!view) {
-    std::cerr << "spindle sweep best: " << view.error().message << '\n';
-    return exit_code_for_cluster_error(view.error());
-  }
+  int code = exit_done;
+  auto cluster = cluster_or_say(code);
+  if (!cluster) return code;
+  auto view = sweep_or_say(*cluster, "best", options.sweep_id, code);
+  if (!view) return code;
   const auto* best = view->record.best_trial(maximizes(view->record));
   if (!best) {
     std::cerr << "spindle sweep best: no trial of " << options.sweep_id << " has logged " << metric_tag(view->record)
@@ -202,11 +207,9 @@ int run_best(const SweepOptions& options) {
 }
 
 int run_kill(const SweepOptions& options) {
-  auto cluster = configuration();
-  if (!cluster) {
-    std::cerr << cluster.error().message << '\n';
-    return exit_bad_input;
-  }
+  int code = exit_done;
+  auto cluster = cluster_or_say(code);
+  if (!cluster) return code;
   auto killed = client::kill_sweep(*cluster, options.sweep_id);
   if (!killed) {
     std::cerr << "spindle sweep kill: " << killed.error().message << '\n';

@@ -13,6 +13,7 @@
 #include "container/container_context.h"
 #include "container/job_file.h"
 #include "container/kerberos_login.h"
+#include "container/master_start.h"
 #include "container/output_cleanup.h"
 #include "container/staging_cleanup.h"
 #include "container/token_file.h"
@@ -595,21 +596,14 @@ int run_application_master(const MasterOptions& options) {
   std::signal(SIGTERM, remember_stop_signal);
   std::signal(SIGINT, remember_stop_signal);
   std::signal(SIGPIPE, SIG_IGN);
-  auto context = read_container_context();
-  if (!context) {
-    log(context.error().message);
+  auto started = start_master();
+  if (!started) {
+    log(started.error().message);
     return 2;
   }
-  auto configuration = yarn::HadoopConfiguration::from_environment();
-  if (!configuration) {
-    log(configuration.error().message);
-    return 2;
-  }
-  auto scheduler = yarn::ApplicationMasterClient::from_container(*configuration);
-  if (!scheduler) {
-    log(scheduler.error().message);
-    return 2;
-  }
+  auto* context = &started->context;
+  auto* configuration = &started->configuration;
+  auto* scheduler = &started->scheduler;
   auto spec = read_job_spec(*context);
   auto staged = yarn::decode_local_files(options.staged_files_json);
   auto job_login = set_up_job_login(*configuration);
@@ -619,9 +613,7 @@ int run_application_master(const MasterOptions& options) {
                      : !staged ? std::string(container_contract::resources_variable) + ": " + staged.error().message
                                : "cannot log in from the job's keytab: " + job_login.error().message;
     log(why);
-    if ((*scheduler)->register_master(context->host, 0, "")) {
-      (void)(*scheduler)->finish(yarn::FinalStatus::failed, why, "");
-    }
+    fail_registered(**scheduler, context->host, why);
     (void)remove_staging(options.staging_location, *context);
     return 1;
   }

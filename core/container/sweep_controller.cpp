@@ -14,6 +14,7 @@
 #include "container/container_context.h"
 #include "container/hdfs_access.h"
 #include "container/job_file.h"
+#include "container/master_start.h"
 #include "container/staging_cleanup.h"
 #include "container/trial_launcher.h"
 #include "container/trial_scalars.h"
@@ -379,26 +380,17 @@ int run_sweep_controller() {
   std::signal(SIGTERM, remember_sweep_stop);
   std::signal(SIGINT, remember_sweep_stop);
   std::signal(SIGPIPE, SIG_IGN);
-  auto context = read_container_context();
-  if (!context) {
-    log(context.error().message);
+  auto started = start_master();
+  if (!started) {
+    log(started.error().message);
     return 2;
   }
-  auto configuration = yarn::HadoopConfiguration::from_environment();
-  if (!configuration) {
-    log(configuration.error().message);
-    return 2;
-  }
-  auto scheduler = yarn::ApplicationMasterClient::from_container(*configuration);
-  if (!scheduler) {
-    log(scheduler.error().message);
-    return 2;
-  }
+  auto* context = &started->context;
+  auto* configuration = &started->configuration;
+  auto* scheduler = &started->scheduler;
   auto fail = [&](const std::string& why) {
     log(why);
-    if ((*scheduler)->register_master(context->host, 0, "")) {
-      (void)(*scheduler)->finish(yarn::FinalStatus::failed, why, "");
-    }
+    fail_registered(**scheduler, context->host, why);
     return 1;
   };
   auto spec = read_job_spec(*context);

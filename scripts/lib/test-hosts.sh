@@ -55,29 +55,20 @@ hosts_check_subnet() {
 }
 
 hosts_net_up() {
-  local workers="$1" host port
+  local workers="$1" host
   hosts_check_subnet
   command -v unshare >/dev/null || die "no unshare (package util-linux)"
   ip link add "$hosts_bridge" type bridge || die "could not create the bridge $hosts_bridge (root is needed)"
   ip addr add "$(hosts_address "$hosts_gateway")/24" dev "$hosts_bridge"
   ip link set "$hosts_bridge" up
   for host in "$hosts_master" $(hosts_workers "$workers"); do
-    port="$(hosts_port "$host")"
-    ip netns add "$host"
-    ip link add "$port" type veth peer name eth0 netns "$host"
-    ip link set "$port" master "$hosts_bridge"
-    ip link set "$port" up
-    ip -n "$host" addr add "$(hosts_address "$host")/24" dev eth0
-    ip -n "$host" link set eth0 up
-    ip -n "$host" link set lo up
+    hosts_link_up "$host"
   done
   hosts_names_add "$workers"
 }
 
-# A client host: a user's machine (a laptop, a gateway) on the bridge, running no part of the
-# cluster, only a network namespace with its own address. Its processes see this machine's files;
-# taking it away (hosts_client_down) kills them and removes its address from the network.
-hosts_client_up() {
+# A host's network namespace, with its side of a veth pair on the bridge at its own address.
+hosts_link_up() {
   local host="$1" port
   port="$(hosts_port "$host")"
   ip netns add "$host"
@@ -88,6 +79,11 @@ hosts_client_up() {
   ip -n "$host" link set eth0 up
   ip -n "$host" link set lo up
 }
+
+# A client host: a user's machine (a laptop, a gateway) on the bridge, running no part of the
+# cluster, only a network namespace with its own address. Its processes see this machine's files;
+# taking it away (hosts_client_down) kills them and removes its address from the network.
+hosts_client_up() { hosts_link_up "$1"; }
 
 hosts_client_down() {
   local host="$1" pids

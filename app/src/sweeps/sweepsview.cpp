@@ -41,6 +41,17 @@ QTableWidgetItem* cell(const QString& text) {
   return item;
 }
 
+// A table whose rows are picked one at a time.
+QTableWidget* rowTable(const QString& name) {
+  auto* table = new QTableWidget;
+  table->setObjectName(name);
+  table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table->setSelectionMode(QAbstractItemView::SingleSelection);
+  table->verticalHeader()->hide();
+  table->horizontalHeader()->setStretchLastSection(true);
+  return table;
+}
+
 bool isLive(TrialState state) {
   return state == TrialState::submitted || state == TrialState::running;
 }
@@ -50,22 +61,13 @@ bool isLive(TrialState state) {
 SweepsView::SweepsView(QWidget* parent) : QWidget(parent) {
   heading_ = new QLabel;
   heading_->setProperty("spindleDynamicText", true);
-  sweeps_ = new QTableWidget(0, 5);
-  sweeps_->setObjectName(QStringLiteral("sweeps"));
-  sweeps_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  sweeps_->setSelectionMode(QAbstractItemView::SingleSelection);
-  sweeps_->verticalHeader()->hide();
-  sweeps_->horizontalHeader()->setStretchLastSection(true);
+  sweeps_ = rowTable(QStringLiteral("sweeps"));
+  sweeps_->setColumnCount(5);
 
   summary_ = new QLabel;
   summary_->setWordWrap(true);
   summary_->setProperty("spindleDynamicText", true);
-  trials_ = new QTableWidget;
-  trials_->setObjectName(QStringLiteral("trials"));
-  trials_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  trials_->setSelectionMode(QAbstractItemView::SingleSelection);
-  trials_->verticalHeader()->hide();
-  trials_->horizontalHeader()->setStretchLastSection(true);
+  trials_ = rowTable(QStringLiteral("trials"));
   chart_ = new ScalarChartView;
 
   compare_ = new QPushButton;
