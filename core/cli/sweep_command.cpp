@@ -28,20 +28,6 @@ std::string number(double value) {
   return text;
 }
 
-bool maximizes(const SweepRecord& record) {
-  const auto search = nlohmann::json::parse(record.search_json.empty() ? "{}" : record.search_json, nullptr, false);
-  return search.is_object() && search.contains("metric") && search["metric"].is_object() &&
-         search["metric"].value("goal", "") == "maximize";
-}
-
-std::string metric_tag(const SweepRecord& record) {
-  const auto search = nlohmann::json::parse(record.search_json.empty() ? "{}" : record.search_json, nullptr, false);
-  if (search.is_object() && search.contains("metric") && search["metric"].is_object()) {
-    return search["metric"].value("tag", "");
-  }
-  return "";
-}
-
 Result<yarn::HadoopConfiguration> configuration() {
   return yarn::HadoopConfiguration::from_environment();
 }
@@ -171,7 +157,7 @@ int run_list(const SweepOptions& options) {
     const auto& record = view.record;
     int ended = 0;
     for (const auto& trial : record.trials) ended += is_final(trial.state);
-    const auto* best = record.best_trial(maximizes(record));
+    const auto* best = record.best_trial();
     std::cout << std::left << std::setw(32) << record.sweep_id << std::setw(24) << record.name << std::setw(11)
               << to_string(record.state) << std::setw(8) << record.trials.size() << std::setw(9) << ended
               << (best ? "trial " + std::to_string(best->parameters.index) + ": " + number(best->best->value) : "-")
@@ -186,21 +172,21 @@ int run_best(const SweepOptions& options) {
   if (!cluster) return code;
   auto view = sweep_or_say(*cluster, "best", options.sweep_id, code);
   if (!view) return code;
-  const auto* best = view->record.best_trial(maximizes(view->record));
+  const auto* best = view->record.best_trial();
   if (!best) {
-    std::cerr << "spindle sweep best: no trial of " << options.sweep_id << " has logged " << metric_tag(view->record)
+    std::cerr << "spindle sweep best: no trial of " << options.sweep_id << " has logged " << view->record.metric().tag
               << " yet\n";
     return exit_job_failed;
   }
   if (options.json) {
     auto out = client::trial_json(*best);
-    out["metric"] = metric_tag(view->record);
+    out["metric"] = view->record.metric().tag;
     out["sweep_state"] = to_string(view->record.state);
     std::cout << out.dump() << '\n';
     return exit_done;
   }
   std::cout << "trial " << best->parameters.index << " (" << best->application_id << "), " << to_string(best->state)
-            << ": " << metric_tag(view->record) << " " << number(best->best->value) << " at step " << best->best->step
+            << ": " << view->record.metric().tag << " " << number(best->best->value) << " at step " << best->best->step
             << '\n';
   for (const auto& [name, value] : best->parameters.values) std::cout << "  " << name << " = " << value << '\n';
   return exit_done;

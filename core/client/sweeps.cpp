@@ -1,5 +1,7 @@
 #include "spindle/client/sweeps.h"
 
+#include "client/staging.h"
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -167,7 +169,9 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
   auto hdfs = yarn::WebHdfs::from_configuration(configuration);
   if (!hdfs) return hdfs.error();
   // Nor had it time to remove the files it staged for its trials, which no trial needs any more.
-  if (auto removed = hdfs->remove("/user/" + user_of(configuration) + "/.spindle/" + sweep_id, true); !removed) {
+  auto staging = StagingArea::open(configuration, sweep_id);
+  auto removed = staging ? (*staging)->remove() : Result<void>(staging.error());
+  if (!removed) {
     return make_error("the sweep was killed, but its staging directory could not be removed: " +
                       removed.error().message);
   }
@@ -283,23 +287,18 @@ nlohmann::ordered_json sweep_json(const SweepView& view) {
   const auto& record = view.record;
   const auto search =
       nlohmann::ordered_json::parse(record.search_json.empty() ? "{}" : record.search_json, nullptr, false);
-  std::string tag;
-  bool maximize = false;
-  if (search.is_object() && search.contains("metric") && search["metric"].is_object()) {
-    tag = search["metric"].value("tag", "");
-    maximize = search["metric"].value("goal", "") == "maximize";
-  }
+  const auto metric = record.metric();
   nlohmann::ordered_json trials = nlohmann::ordered_json::array();
   for (const auto& trial : record.trials) trials.push_back(trial_json(trial));
-  const auto* best = record.best_trial(maximize);
+  const auto* best = record.best_trial();
   return {{"sweep_id", record.sweep_id},
           {"name", record.name},
           {"user", record.user},
           {"queue", record.queue},
           {"state", to_string(record.state)},
           {"diagnostics", record.diagnostics},
-          {"metric", tag},
-          {"goal", maximize ? "maximize" : "minimize"},
+          {"metric", metric.tag},
+          {"goal", metric.maximize ? "maximize" : "minimize"},
           {"search", search.is_discarded() ? nlohmann::ordered_json::object() : search},
           {"submitted_ms", record.submitted_ms},
           {"ended_ms", record.ended_ms},

@@ -23,18 +23,6 @@ QString number(double value) {
   return QString::number(value, 'g', 6);
 }
 
-bool maximizes(const SweepRecord& record) {
-  const auto search = nlohmann::json::parse(record.search_json.empty() ? "{}" : record.search_json, nullptr, false);
-  return search.is_object() && search.contains("metric") && search["metric"].is_object() &&
-         search["metric"].value("goal", "") == "maximize";
-}
-
-QString metricOf(const SweepRecord& record) {
-  const auto search = nlohmann::json::parse(record.search_json.empty() ? "{}" : record.search_json, nullptr, false);
-  if (!search.is_object() || !search.contains("metric") || !search["metric"].is_object()) return {};
-  return qs(search["metric"].value("tag", ""));
-}
-
 QTableWidgetItem* cell(const QString& text) {
   auto* item = new QTableWidgetItem(text);
   item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
@@ -228,15 +216,16 @@ void SweepsView::fillSweeps(const std::vector<client::SweepView>& sweeps) {
     const auto& record = sweeps[static_cast<std::size_t>(row)].record;
     int ended = 0;
     for (const auto& trial : record.trials) ended += is_final(trial.state);
-    const auto* best = record.best_trial(maximizes(record));
+    const auto* best = record.best_trial();
     sweeps_->setItem(row, 0, cell(qs(record.sweep_id)));
     sweeps_->setItem(row, 1, cell(qs(record.name)));
     sweeps_->setItem(row, 2, cell(qs(std::string(to_string(record.state)))));
     sweeps_->setItem(row, 3, cell(QStringLiteral("%1 / %2").arg(ended).arg(record.trials.size())));
-    sweeps_->setItem(
-        row, 4,
-        cell(best ? tr("trial %1: %2 %3").arg(best->parameters.index).arg(metricOf(record), number(best->best->value))
-                  : QString()));
+    sweeps_->setItem(row, 4,
+                     cell(best ? tr("trial %1: %2 %3")
+                                     .arg(best->parameters.index)
+                                     .arg(qs(record.metric().tag), number(best->best->value))
+                               : QString()));
     if (qs(record.sweep_id) == shownId_) sweeps_->selectRow(row);
   }
   sweeps_->resizeColumnsToContents();
@@ -246,9 +235,9 @@ void SweepsView::fillSweeps(const std::vector<client::SweepView>& sweeps) {
 void SweepsView::fillDetail(const client::SweepDetail& detail) {
   const auto& record = detail.view.record;
   if (qs(record.sweep_id) != shownId_) return;
-  metric_ = metricOf(record);
-  const bool maximize = maximizes(record);
-  const auto* best = record.best_trial(maximize);
+  metric_ = qs(record.metric().tag);
+  const bool maximize = record.metric().maximize;
+  const auto* best = record.best_trial();
   QString text = tr("%1 (%2): %3. Metric: %4 (%5).")
                      .arg(qs(record.name), qs(record.sweep_id), qs(std::string(to_string(record.state))), metric_,
                           maximize ? tr("maximize") : tr("minimize"));
@@ -337,16 +326,7 @@ void SweepsView::endTrial(bool stop) {
       QMessageBox::Yes) {
     return;
   }
-  auto service = setup_.service();
-  if (!service) {
-    QMessageBox::warning(this, tr("Sweeps"), qs(service.error().message));
-    return;
-  }
-  if (auto ended = (*service)->end_trial(shownId_.toStdString(), trial, stop); !ended) {
-    QMessageBox::warning(this, tr("Sweeps"), setup_.explain(ended.error()));
-    return;
-  }
-  refresh();
+  act([&](client::JobService& service) { return service.end_trial(shownId_.toStdString(), trial, stop); });
 }
 
 void SweepsView::killSweep() {
@@ -356,13 +336,14 @@ void SweepsView::killSweep() {
       QMessageBox::Yes) {
     return;
   }
+  act([&](client::JobService& service) { return service.kill_sweep(shownId_.toStdString()); });
+}
+
+void SweepsView::act(const std::function<Result<void>(client::JobService&)>& action) {
   auto service = setup_.service();
-  if (!service) {
-    QMessageBox::warning(this, tr("Sweeps"), qs(service.error().message));
-    return;
-  }
-  if (auto killed = (*service)->kill_sweep(shownId_.toStdString()); !killed) {
-    QMessageBox::warning(this, tr("Sweeps"), setup_.explain(killed.error()));
+  auto done = service ? action(**service) : Result<void>(service.error());
+  if (!done) {
+    QMessageBox::warning(this, tr("Sweeps"), setup_.explain(done.error()));
     return;
   }
   refresh();

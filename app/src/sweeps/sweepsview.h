@@ -3,8 +3,10 @@
 #include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
 
 #include "cluster/hadoopsetup.h"
+#include "spindle/client/job_service.h"
 #include "spindle/client/sweeps.h"
 
 class QLabel;
@@ -69,6 +71,8 @@ class SweepsView : public QWidget {
   void fillDetail(const client::SweepDetail& detail);
   void endTrial(bool stop);
   void killSweep();
+  // Runs a change through the service; its refusal in a message box, else a refresh.
+  void act(const std::function<Result<void>(client::JobService&)>& action);
   void retranslate();
   int selectedTrial() const;
 

@@ -65,6 +65,17 @@ const TrialRecord* SweepRecord::best_trial(bool maximize) const {
   return best;
 }
 
+SweepMetric SweepRecord::metric() const {
+  SweepMetric metric;
+  const auto search = Json::parse(search_json.empty() ? "{}" : search_json, nullptr, false);
+  if (!search.is_object() || !search.contains("metric") || !search["metric"].is_object()) return metric;
+  const auto& named = search["metric"];
+  if (named.contains("tag") && named["tag"].is_string()) metric.tag = named["tag"].get<std::string>();
+  if (named.contains("run") && named["run"].is_string()) metric.run = named["run"].get<std::string>();
+  metric.maximize = named.contains("goal") && named["goal"] == "maximize";
+  return metric;
+}
+
 int SweepRecord::count(TrialState wanted) const {
   int n = 0;
   for (const auto& trial : trials) n += trial.state == wanted;

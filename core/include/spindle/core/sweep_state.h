@@ -55,7 +55,11 @@ struct SweepRecord {
   int most_running = 0;  // the most trials the controller had running at once
   std::vector<TrialRecord> trials;
 
-  // The trial with the best metric so far, if any logged one.
+  // The metric its search names (tag, run, goal); an empty tag when the
+  // record holds no readable search.
+  SweepMetric metric() const;
+  // The trial with the best metric so far under the search's goal, if any logged one.
+  const TrialRecord* best_trial() const { return best_trial(metric().maximize); }
   const TrialRecord* best_trial(bool maximize) const;
   int count(TrialState wanted) const;
 };
