@@ -8,6 +8,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/job_follow.h"
+#include "cli/keytab_flags.h"
 #include "cli/spec_source.h"
 #include "spindle/client/submit.h"
 #include "spindle/core/location_warnings.h"
@@ -20,8 +21,7 @@ struct SubmitCommandOptions {
   bool wait = false;
   bool json = false;
   bool no_fit_check = false;
-  std::string principal;
-  std::string keytab;
+  KeytabFlags login;
 };
 
 int run_submit(const SubmitCommandOptions& options) {
@@ -30,23 +30,7 @@ int run_submit(const SubmitCommandOptions& options) {
     print_diagnostics(spec.error(), options.json);
     return exit_bad_input;
   }
-  if (options.principal.empty() != options.keytab.empty()) {
-    std::cerr << "spindle submit: --principal and --keytab go together; give both (--principal alice@EXAMPLE.COM "
-                 "--keytab alice.keytab), or neither\n";
-    return exit_bad_input;
-  }
-  if (!options.keytab.empty()) {
-    // The command line's login wins over the spec's kerberos keys.
-    std::error_code ec;
-    spec->kerberos = KerberosLogin{options.principal, std::filesystem::absolute(options.keytab, ec).string()};
-    if (std::FILE* readable = std::fopen(spec->kerberos->keytab.c_str(), "rb")) {
-      std::fclose(readable);
-    } else {
-      std::cerr << "spindle submit: --keytab " << options.keytab
-                << " cannot be read; give the path of the principal's keytab file, readable by you\n";
-      return exit_bad_input;
-    }
-  }
+  if (!options.login.apply(*spec, "submit")) return exit_bad_input;
   for (const auto& warning : location_warnings(*spec, options.source.spec_file())) {
     std::cerr << "warning: " << warning.to_string() << '\n';
   }
@@ -121,11 +105,7 @@ void add_submit_command(CLI::App& app, int& exit_code) {
                     "largest they grant, a label none carries, a gang its queue cannot hold): for clusters whose "
                     "nodes come and go (autoscaling), which may grant tomorrow what they cannot today. What the "
                     "ResourceManager refuses when the job asks fails the job, saying why");
-  command->add_option("--principal", options->principal,
-                      "On a Kerberos cluster: the principal the job runs as, with --keytab. The keytab goes to the "
-                      "job's application master alone, which gets new delegation tokens from it before the old ones "
-                      "end, so the job may outlive their maximum lifetime");
-  command->add_option("--keytab", options->keytab, "The keytab of --principal");
+  options->login.add_to(*command, "job");
   command->callback([options, &exit_code] { exit_code = run_submit(*options); });
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/exit_codes.h"
+#include "cli/keytab_flags.h"
 #include "cli/spec_source.h"
 #include "cli/time_format.h"
 #include "spindle/client/sweeps.h"
@@ -20,6 +21,7 @@ struct SweepOptions {
   std::string sweep_id;
   bool json = false;
   bool no_fit_check = false;
+  KeytabFlags login;
 };
 
 std::string number(double value) {
@@ -57,6 +59,7 @@ int run_submit(const SweepOptions& options) {
     print_diagnostics(sweep.error(), options.json);
     return exit_bad_input;
   }
+  if (!options.login.apply(sweep->job, "sweep submit")) return exit_bad_input;
   int code = exit_done;
   auto cluster = cluster_or_say(code);
   if (!cluster) return code;
@@ -221,6 +224,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
   submit->add_option("spec", options->spec, "Spec file with a sweep section")->required();
   submit->add_option("--search", options->search, "The sweep's search in a file of its own, beside a job spec");
   submit->add_flag("--json", options->json, "Print {\"sweep_id\", \"trials\", ...} as JSON");
+  options->login.add_to(*submit, "sweep");
   submit->add_flag("--no-fit-check", options->no_fit_check,
                    "Do not refuse a sweep whose trials the cluster's nodes can never hold");
   submit->callback([options, &exit_code] { exit_code = run_submit(*options); });

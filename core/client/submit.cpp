@@ -9,9 +9,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "client/container_binary.h"
 #include "client/output_check.h"
@@ -205,6 +208,27 @@ Result<std::optional<TrackingRunEntry>, SubmitError> open_tracking_run(
   return std::optional<TrackingRunEntry>();
 }
 
+// MLflow's own credential variables of this shell, for a sweep's
+// controller; "" when there are none.
+Result<std::string> mlflow_credentials_for_controller() {
+  nlohmann::json carried = nlohmann::json::object();
+  for (const char* name : {"MLFLOW_TRACKING_TOKEN", "MLFLOW_TRACKING_USERNAME", "MLFLOW_TRACKING_PASSWORD"}) {
+    if (const char* value = std::getenv(name); value && *value) carried[name] = value;
+  }
+  if (const char* bundle = std::getenv("MLFLOW_TRACKING_SERVER_CERT_PATH"); bundle && *bundle) {
+    std::ifstream in(bundle, std::ios::binary);
+    std::ostringstream pem;
+    pem << in.rdbuf();
+    if (!in || pem.str().find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+      return make_error(std::string("MLFLOW_TRACKING_SERVER_CERT_PATH names ") + bundle +
+                        ", which is not a readable file of PEM certificates; the sweep's controller needs the CA "
+                        "bundle of the MLflow server to record its trials");
+    }
+    carried["MLFLOW_TRACKING_SERVER_CERT"] = pem.str();
+  }
+  return carried.empty() ? std::string() : carried.dump();
+}
+
 }  // namespace
 
 Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::HadoopConfiguration& cluster,
@@ -283,7 +307,10 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   }
   // Opened before anything is staged: a required run that cannot be made leaves nothing behind.
   JobSpec shipped = spec;
-  auto tracking = open_tracking_run(spec, configuration, application_id, options.mlflow_tracking_uri, progress);
+  // A sweep's run is the parent of its trials' runs, which its controller makes: no run per task.
+  JobSpec tracked = spec;
+  if (!options.sweep_search_json.empty() && tracked.mlflow) tracked.mlflow->nested = false;
+  auto tracking = open_tracking_run(tracked, configuration, application_id, options.mlflow_tracking_uri, progress);
   if (!tracking) return tracking.error();
   if (*tracking) {
     shipped.env["MLFLOW_TRACKING_URI"] = (*tracking)->tracking_uri;
@@ -429,12 +456,6 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   }
   request.am.environment[container_contract::resources_variable] = yarn::encode_local_files(staged);
   request.am.environment[container_contract::staging_variable] = area.removal_location();
-  if (sweep) {
-    request.am.environment[container_contract::master_files_variable] = yarn::encode_local_files(request.am.files);
-    auto user = yarn::cluster_user(configuration);
-    request.am.environment[container_contract::sweep_record_variable] =
-        sweep_record_path(user ? *user : yarn::hadoop_user_name(), application_id);
-  }
   if (keytab) {
     request.am.files.push_back(*keytab);
     request.am.environment[container_contract::kerberos_principal_variable] = spec.kerberos->principal;
@@ -442,6 +463,14 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     std::string kdcs;
     for (const auto& kdc : realm->kdcs) kdcs += (kdcs.empty() ? "" : ",") + kdc;
     request.am.environment[container_contract::kerberos_kdcs_variable] = kdcs;
+  }
+  if (sweep) {
+    // Each trial's master localizes what the controller does, the keytab too:
+    // a trial renews its own tokens as a job does (docs/sweeps.md).
+    request.am.environment[container_contract::master_files_variable] = yarn::encode_local_files(request.am.files);
+    auto user = yarn::cluster_user(configuration);
+    request.am.environment[container_contract::sweep_record_variable] =
+        sweep_record_path(user ? *user : yarn::hadoop_user_name(), application_id);
   }
   request.am.commands = {std::string(sweep ? container_contract::sweep_command : container_contract::master_command) +
                          " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
@@ -451,7 +480,15 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   // with the launch rather than as a file: nothing waits for HDFS to close it.
   shipped.kerberos.reset();
   credentials.secrets[container_contract::job_spec_alias] = to_json(shipped).dump();
-  if (sweep) credentials.secrets[container_contract::sweep_search_alias] = options.sweep_search_json;
+  if (sweep) {
+    credentials.secrets[container_contract::sweep_search_alias] = options.sweep_search_json;
+    // The controller makes and ends the trials' runs, long after this shell is gone.
+    if (*tracking) {
+      auto carried = mlflow_credentials_for_controller();
+      if (!carried) return fail(bad_input(carried.error().message));
+      if (!carried->empty()) credentials.secrets[container_contract::sweep_mlflow_credentials_alias] = *carried;
+    }
+  }
   // On an encrypted cluster the job's API speaks TLS with a certificate made
   // here for this job; its key goes only to the master, its pin to the record.
   std::string api_pin;
@@ -482,7 +519,8 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     return fail(cluster_error(saved.error().message + "; the job was killed, since nobody could follow it"));
   }
   record_submission(spec, request.name, configuration, application_id, record.submitted_ms, progress);
-  if (*tracking) {
+  // A sweep's run is ended by its controller, not by the clients that see the controller end.
+  if (*tracking && !sweep) {
     auto history = HistoryStore::open();
     auto kept = history ? history->record_tracking_run(application_id, **tracking) : Result<void>(history.error());
     if (!kept) {
@@ -492,7 +530,8 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
       progress("MLflow run: " + (*tracking)->url());
     }
   }
-  return SubmittedJob{application_id, area.location(), std::move(shipped_environment)};
+  if (*tracking && sweep) progress("MLflow run: " + (*tracking)->url());
+  return SubmittedJob{application_id, area.location(), std::move(shipped_environment), std::move(*tracking)};
 }
 
 }  // namespace spindle::client

@@ -9,6 +9,7 @@
 #include "spindle/client/hdfs_log_files.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/job_records.h"
+#include "spindle/client/mlflow_client.h"
 #include "spindle/core/clock.h"
 #include "spindle/yarn/application_client.h"
 #include "spindle/yarn/cluster_identity.h"
@@ -39,6 +40,42 @@ void keep_in_history(const SweepRecord& record) {
   }
 }
 
+std::string tracking_url(const SweepTrackingRun& run) {
+  TrackingRunEntry entry;
+  entry.tracking_uri = run.tracking_uri;
+  entry.experiment_id = run.experiment_id;
+  entry.run_id = run.run_id;
+  return entry.url();
+}
+
+// What the killed controller had no time to send: every open run of the
+// sweep ends as KILLED. Failures are returned as sentences.
+std::vector<std::string> end_tracking_runs(SweepRecord& record) {
+  std::vector<std::string> problems;
+  if (!record.mlflow || record.mlflow->closed) return problems;
+  MlflowClient mlflow(record.mlflow->tracking_uri);
+  const auto now = wall_clock_ms();
+  for (auto& trial : record.trials) {
+    if (trial.mlflow_run_id.empty() || trial.mlflow_closed) continue;
+    auto ended = mlflow.log_batch(trial.mlflow_run_id, {}, {{"spindle.final_state", std::string(to_string(trial.state))}},
+                                  {});
+    if (ended) ended = mlflow.end_run(trial.mlflow_run_id, "KILLED", trial.ended_ms ? trial.ended_ms : now);
+    if (!ended) {
+      problems.push_back("trial " + std::to_string(trial.parameters.index) + "'s MLflow run: " + ended.error().message);
+      continue;
+    }
+    trial.mlflow_closed = true;
+  }
+  auto ended = mlflow.log_batch(record.mlflow->run_id, {}, {{"spindle.final_state", "killed"}}, {});
+  if (ended) ended = mlflow.end_run(record.mlflow->run_id, "KILLED", now);
+  if (!ended) {
+    problems.push_back("the sweep's MLflow run: " + ended.error().message);
+  } else {
+    record.mlflow->closed = true;
+  }
+  return problems;
+}
+
 }  // namespace
 
 Result<SubmittedJob, SubmitError> submit_sweep(const SweepSpec& sweep, const yarn::HadoopConfiguration& configuration,
@@ -55,7 +92,15 @@ Result<SubmittedJob, SubmitError> submit_sweep(const SweepSpec& sweep, const yar
   record.output = sweep.job.output;
   record.search_json = controller.sweep_search_json;
   record.submitted_ms = wall_clock_ms();
-  for (auto& parameters : draw_trials(sweep.search)) record.trials.push_back(TrialRecord{std::move(parameters)});
+  if (submitted->mlflow) {
+    record.mlflow =
+        SweepTrackingRun{submitted->mlflow->tracking_uri, submitted->mlflow->experiment_id, submitted->mlflow->run_id};
+  }
+  for (auto& parameters : draw_trials(sweep.search)) {
+    TrialRecord trial;
+    trial.parameters = std::move(parameters);
+    record.trials.push_back(std::move(trial));
+  }
   keep_in_history(record);
   return submitted;
 }
@@ -183,6 +228,7 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
   }
   auto record = sweep_record_from_json(*text);
   if (!record) return make_error("the sweep was killed, but its record " + path + " " + record.error().message);
+  const auto as_read = to_json(*record);
   if (record->state == SweepState::running) {
     const auto now = wall_clock_ms();
     for (auto& trial : record->trials) {
@@ -194,11 +240,20 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
     record->state = SweepState::killed;
     record->diagnostics = "killed by its owner with spindle sweep kill";
     record->ended_ms = now;
-    if (auto written = hdfs->write(path, to_json(*record), true); !written) {
+  }
+  const auto tracking_problems = end_tracking_runs(*record);
+  if (const auto now = to_json(*record); now != as_read) {
+    if (auto written = hdfs->write(path, now, true); !written) {
       return make_error("the sweep was killed, but its record could not be updated: " + written.error().message);
     }
   }
   keep_in_history(*record);
+  if (!tracking_problems.empty()) {
+    std::string all;
+    for (const auto& problem : tracking_problems) all += (all.empty() ? "" : "; ") + problem;
+    return make_error("the sweep was killed, but MLflow still shows runs of it running: " + all +
+                      "; run spindle sweep kill again once the server answers");
+  }
   return killed;
 }
 
@@ -280,7 +335,8 @@ nlohmann::ordered_json trial_json(const TrialRecord& trial) {
           {"why", trial.why},
           {"rungs", rungs},
           {"submitted_ms", trial.submitted_ms},
-          {"ended_ms", trial.ended_ms}};
+          {"ended_ms", trial.ended_ms},
+          {"mlflow_run_id", trial.mlflow_run_id}};
 }
 
 nlohmann::ordered_json sweep_json(const SweepView& view) {
@@ -304,6 +360,7 @@ nlohmann::ordered_json sweep_json(const SweepView& view) {
           {"ended_ms", record.ended_ms},
           {"most_running", record.most_running},
           {"best_trial", best ? nlohmann::ordered_json(best->parameters.index) : nlohmann::ordered_json()},
+          {"mlflow", record.mlflow ? nlohmann::ordered_json(tracking_url(*record.mlflow)) : nlohmann::ordered_json()},
           {"from_cluster", view.from_cluster},
           {"note", view.note},
           {"trials", trials}};

@@ -1,6 +1,7 @@
 #include "container/sweep_controller.h"
 
 #include <atomic>
+#include <filesystem>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -16,6 +17,10 @@
 #include "container/job_file.h"
 #include "container/master_start.h"
 #include "container/staging_cleanup.h"
+#include "container/sweep_tracking.h"
+#include "container/token_file.h"
+#include "container/token_refresher.h"
+#include "container/kerberos_login.h"
 #include "container/trial_launcher.h"
 #include "container/trial_scalars.h"
 #include "spindle/client/will_it_fit.h"
@@ -61,7 +66,7 @@ class SweepController {
         shape_(std::move(shape)),
         hdfs_(std::move(hdfs)),
         record_path_(std::move(record_path)),
-        client_(yarn::ApplicationClient::options_for(configuration_)),
+        token_file_(std::make_unique<TokenFile>(context_.token_file)),
         board_(search_.early_stopping, search_.metric.maximize, search_.metric.tag) {}
 
   // The record as an earlier attempt left it, or a new one.
@@ -79,6 +84,7 @@ class SweepController {
       for (const auto& trial : record_.trials) {
         for (const auto& rung : trial.rungs) board_.restore(trial.parameters.index, rung.rung, rung.value);
       }
+      start_tracking();
       return {};
     }
     if (text.error().remote_exception != "FileNotFoundException") return text.error();
@@ -94,6 +100,14 @@ class SweepController {
       trial.parameters = std::move(parameters);
       record_.trials.push_back(std::move(trial));
     }
+    // The run submit opened for the sweep, which the shipped spec names.
+    const auto uri = base_.env.find("MLFLOW_TRACKING_URI");
+    const auto experiment = base_.env.find("MLFLOW_EXPERIMENT_ID");
+    const auto run = base_.env.find("MLFLOW_RUN_ID");
+    if (uri != base_.env.end() && experiment != base_.env.end() && run != base_.env.end()) {
+      record_.mlflow = SweepTrackingRun{uri->second, experiment->second, run->second};
+    }
+    start_tracking();
     const auto parent = record_path_.substr(0, record_path_.rfind('/'));
     if (auto made = hdfs_.mkdirs(parent, "700"); !made) return made.error();
     return save();
@@ -108,6 +122,9 @@ class SweepController {
         record_.state = SweepState::killed;
         record_.diagnostics = "killed while " + std::to_string(running_count()) + " trials ran";
         record_.ended_ms = wall_clock_ms();
+        (void)save();
+        // YARN stops a killed container soon after: the record first, MLflow after (spindle sweep kill ends the runs too).
+        close_tracked(true);
         (void)save();
         return;
       }
@@ -132,8 +149,11 @@ class SweepController {
       if (all_ended()) {
         conclude();
         (void)save();
+        close_tracked(true);
+        (void)save();
         return;
       }
+      changed = close_tracked(false) || changed;
       if (changed) (void)save();
       std::this_thread::sleep_for(tick);
     }
@@ -169,11 +189,12 @@ class SweepController {
 
   JobSpec job_of(const TrialRecord& trial) const {
     auto job = trial_job(base_, search_, trial.parameters, context_.application_id);
-    // The sweep's own MLflow run is not a trial's.
+    // The sweep's own MLflow run is not a trial's: each trial logs into its child run.
     for (auto it = job.env.begin(); it != job.env.end();) {
       it = it->first.starts_with("MLFLOW_") ? job.env.erase(it) : std::next(it);
     }
     job.mlflow.reset();
+    if (tracking_) tracking_->export_to(trial, job);
     return job;
   }
 
@@ -185,7 +206,7 @@ class SweepController {
       if (trial.state != TrialState::submitted && trial.state != TrialState::running && !settling) continue;
       auto id = yarn::ApplicationId::parse(trial.application_id);
       if (!id) continue;
-      auto report = client_.report(*id);
+      auto report = resource_manager().report(*id);
       if (!report) {
         if (report.error().kind == Error::Kind::not_found && trial.state == TrialState::submitted) {
           // Recorded by an attempt that died before the ResourceManager took it.
@@ -204,7 +225,6 @@ class SweepController {
       if (trial.state == TrialState::running && report->state == "RUNNING") changed = judge(trial, *id) || changed;
       if (!report->finished()) continue;
       read_metric(trial);
-      watches_.erase(trial.parameters.index);
       trial.ended_ms = report->finish_time ? report->finish_time : wall_clock_ms();
       if (settling) {
         // Stopped by the sweep: what it logged until its containers stopped is read, its end stays the sweep's.
@@ -266,7 +286,7 @@ class SweepController {
     trial.state = TrialState::stopped;
     trial.ended_ms = wall_clock_ms();
     log("trial " + std::to_string(trial.parameters.index) + " stopped by the sweep: " + last.reason);
-    if (auto killed = client_.kill(id, "stopped by the sweep " + context_.application_id + ": " + last.reason);
+    if (auto killed = resource_manager().kill(id, "stopped by the sweep " + context_.application_id + ": " + last.reason);
         !killed) {
       log("trial " + std::to_string(trial.parameters.index) + " could not be stopped: " + killed.error().message);
     }
@@ -285,7 +305,7 @@ class SweepController {
       if (next == record_.trials.end()) break;
       const auto job = job_of(*next);
       if (!fits_now(*next, job)) break;
-      auto created = client_.new_application();
+      auto created = resource_manager().new_application();
       if (!created) {
         log("no application id for trial " + std::to_string(next->parameters.index) + ": " + created.error().message);
         break;
@@ -294,8 +314,9 @@ class SweepController {
       next->application_id = created->id.to_string();
       next->state = TrialState::submitted;
       next->submitted_ms = wall_clock_ms();
+      if (tracking_) tracking_->open_trial(record_, *next);
       (void)save();
-      auto launched = launch_trial(client_, shape_, job, created->id);
+      auto launched = launch_trial(resource_manager(), shape_, job_of(*next), created->id);
       if (!launched) {
         next->state = TrialState::failed;
         next->why = "its submission failed: " + launched.error().message;
@@ -313,7 +334,7 @@ class SweepController {
 
   bool fits_now(TrialRecord& trial, const JobSpec& job) {
     auto rest = yarn::ResourceManagerRest::from_configuration(configuration_);
-    auto state = client::read_cluster_state(client_, &rest);
+    auto state = client::read_cluster_state(resource_manager(), &rest);
     // Not knowing the queue's room is no reason to hold the sweep: YARN queues the trial.
     if (!state) return true;
     const auto fit = client::will_it_fit(job, *state);
@@ -335,12 +356,56 @@ class SweepController {
     for (auto& trial : record_.trials) {
       if (is_final(trial.state)) continue;
       if (!trial.application_id.empty()) {
-        if (auto id = yarn::ApplicationId::parse(trial.application_id)) (void)client_.kill(*id, why);
+        if (auto id = yarn::ApplicationId::parse(trial.application_id)) (void)resource_manager().kill(*id, why);
       }
       trial.state = TrialState::killed;
       trial.why = why;
       trial.ended_ms = wall_clock_ms();
     }
+  }
+
+  // The ResourceManager as the controller reaches it: with its RM
+  // delegation token on a Kerberos cluster (a container holds no ticket),
+  // the newest one in its token file, else from the keytab's login.
+  yarn::ApplicationClient& resource_manager() {
+    auto token = resource_manager_token(*token_file_, context_.delegation_tokens);
+    if (client_ && token != client_token_) client_.reset();
+    if (!client_) {
+      auto options = yarn::ApplicationClient::options_for(configuration_).with_user(context_.user);
+      options.token = token;
+      client_token_ = std::move(token);
+      client_ = std::make_unique<yarn::ApplicationClient>(std::move(options));
+    }
+    return *client_;
+  }
+
+  void start_tracking() {
+    if (!record_.mlflow || record_.mlflow->closed) return;
+    tracking_.emplace(*record_.mlflow, [](const std::string& line) { log(line); });
+    tracking_->describe_search(search_, record_.search_json);
+  }
+
+  // Sends each ended trial's scalars and end to its MLflow run, and with
+  // `sweep_over` the sweep's own; true when a run was closed.
+  bool close_tracked(bool sweep_over) {
+    // An ended trial's scalars are kept until its run has them.
+    for (const auto& trial : record_.trials) {
+      const bool done = is_final(trial.state) && settling_.count(trial.parameters.index) == 0 &&
+                        (!tracking_ || trial.mlflow_run_id.empty() || trial.mlflow_closed);
+      if (done) watches_.erase(trial.parameters.index);
+    }
+    if (!tracking_) return false;
+    bool closed = false;
+    for (auto& trial : record_.trials) {
+      if (!is_final(trial.state) || trial.mlflow_run_id.empty() || trial.mlflow_closed) continue;
+      if (settling_.count(trial.parameters.index) > 0) continue;  // what it logs until it stops is its own
+      // A trial that ended while no controller ran is read from its start.
+      if (watches_.find(trial.parameters.index) == watches_.end()) read_metric(trial);
+      tracking_->close_trial(trial, watches_.at(trial.parameters.index)->all_points());
+      closed = closed || trial.mlflow_closed;
+    }
+    if (sweep_over) tracking_->close_sweep(record_);
+    return closed;
   }
 
   void conclude() {
@@ -366,12 +431,15 @@ class SweepController {
   TrialTemplate shape_;
   yarn::WebHdfs hdfs_;
   std::string record_path_;
-  yarn::ApplicationClient client_;
+  std::unique_ptr<TokenFile> token_file_;
+  std::unique_ptr<yarn::ApplicationClient> client_;
+  std::optional<yarn::Token> client_token_;
   RungBoard board_;
   SweepRecord record_;
   std::map<int, std::unique_ptr<TrialScalars>> watches_;
   std::set<int> settling_;  // stopped by the sweep, until the ResourceManager reports them ended
   int waiting_note_ = -1;
+  std::optional<SweepTracking> tracking_;
 };
 
 }  // namespace
@@ -402,6 +470,14 @@ int run_sweep_controller() {
     return fail(std::string("the controller's credentials hold no search (") + container_contract::sweep_search_alias +
                 "); a sweep is submitted with `spindle sweep submit`");
   }
+  if (const auto carried = credentials->secrets.find(container_contract::sweep_mlflow_credentials_alias);
+      carried != credentials->secrets.end()) {
+    std::error_code here_error;
+    const auto here = std::filesystem::current_path(here_error);
+    if (auto used = use_mlflow_credentials(carried->second, here.string()); !used) {
+      log("MLflow: " + used.error().message);
+    }
+  }
   auto search = search_from_json(search_json->second, "the sweep's search");
   if (!search) return fail("the sweep's search is not valid: " + format_diagnostics(search.error()));
   TrialTemplate shape;
@@ -411,13 +487,39 @@ int run_sweep_controller() {
   }
   shape.master_files = std::move(*master_files);
   shape.resources = environment(container_contract::resources_variable);
+  shape.token_file = context->token_file;
   shape.tokens = context->delegation_tokens;
+  // With a keytab the controller logs in and renews its own tokens, and each
+  // trial's master, which localizes the keytab too, renews the trial's.
+  auto job_login = set_up_job_login(*configuration);
+  if (!job_login) return fail("cannot log in from the sweep's keytab: " + job_login.error().message);
+  if (*job_login) {
+    for (const char* name : {container_contract::kerberos_principal_variable,
+                             container_contract::kerberos_realm_variable, container_contract::kerberos_kdcs_variable}) {
+      shape.login_environment[name] = environment(name);
+    }
+  }
   shape.tls = !context->api_pin.empty();
   const auto record_path = environment(container_contract::sweep_record_variable);
   if (record_path.empty()) return fail(std::string(container_contract::sweep_record_variable) + " is not set");
   auto hdfs = container_hdfs(*context);
   if (!hdfs) return fail("HDFS cannot be reached from the controller: " + hdfs.error().message);
 
+  std::unique_ptr<TokenRefresher> refresher;
+  if (*job_login) {
+    auto deliver = [token_file = context->token_file](const std::map<std::string, yarn::Token>& tokens,
+                                                      std::chrono::system_clock::time_point) {
+      // The controller's HDFS and ResourceManager clients, and the trials it submits from now on, read them there.
+      if (auto replaced = TokenFile::replace_tokens(token_file, tokens); !replaced) {
+        log("the new tokens are not in the controller's token file: " + replaced.error().message);
+      } else {
+        log("new delegation tokens from the keytab");
+      }
+    };
+    refresher = std::make_unique<TokenRefresher>(*configuration, *spec, context->delegation_tokens, std::move(deliver),
+                                                 [](const std::string& line) { log(line); });
+    refresher->start();
+  }
   SweepController controller(*context, *configuration, std::move(*spec), std::move(*search), std::move(shape),
                              std::move(*hdfs), record_path);
   if (auto registered = (*scheduler)->register_master(context->host, 0, ""); !registered) {

@@ -142,14 +142,8 @@ int run_task_executor(const ExecutorOptions& options) {
   const HostPort address{context->host, reservation->port()};
   // The RM token in the container's token file, which the master may have replaced since.
   auto token_file = std::make_shared<TokenFile>(context->token_file);
-  auto resource_manager_token = [token_file, started = context->delegation_tokens]() -> std::optional<yarn::Token> {
-    const auto current = token_file->delegation_tokens();
-    for (const auto* tokens : {&current, &started}) {
-      for (const auto& [alias, token] : *tokens) {
-        if (token.kind == yarn::rm_delegation_kind) return token;
-      }
-    }
-    return std::nullopt;
+  auto resource_manager_token = [token_file, started = context->delegation_tokens]() {
+    return container::resource_manager_token(*token_file, started);
   };
   MasterLink link(*api, context->secret, context->api_pin, context->application_id, context->user,
                   std::move(resource_manager_token));

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "spindle/yarn/credentials.h"
+#include "spindle/yarn/token_service.h"
 
 namespace spindle::container {
 namespace {
@@ -72,6 +73,16 @@ Result<void> TokenFile::replace_tokens(const std::string& path, const std::map<s
   }
   if (!written) ::unlink(next.c_str());
   return written;
+}
+
+std::optional<yarn::Token> resource_manager_token(TokenFile& file, const std::map<std::string, yarn::Token>& started) {
+  const auto current = file.delegation_tokens();
+  for (const auto* tokens : {&current, &started}) {
+    for (const auto& [alias, token] : *tokens) {
+      if (token.kind == yarn::rm_delegation_kind) return token;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace spindle::container

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "spindle/core/result.h"
@@ -41,5 +42,9 @@ class TokenFile {
   std::int64_t modified_ns_ = -1;
   std::chrono::steady_clock::time_point looked_{};
 };
+
+// The ResourceManager's delegation token: the one in `file` now (the
+// master's refresher may have replaced it), else the one in `started`.
+std::optional<yarn::Token> resource_manager_token(TokenFile& file, const std::map<std::string, yarn::Token>& started);
 
 }  // namespace spindle::container

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "container/token_file.h"
 #include "spindle/core/container_contract.h"
 #include "spindle/core/job_certificate.h"
 #include "spindle/core/spec_writer.h"
@@ -34,10 +35,12 @@ Result<LaunchedTrial> launch_trial(yarn::ApplicationClient& client, const TrialT
       yarn::Resources{static_cast<std::int64_t>(job.application_master.memory_mib), job.application_master.vcores, {}};
   request.am.files = shape.master_files;
   request.am.environment[container_contract::resources_variable] = shape.resources;
+  for (const auto& [name, value] : shape.login_environment) request.am.environment[name] = value;
   request.am.commands = {std::string(container_contract::master_command) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"};
 
   yarn::Credentials credentials;
-  credentials.tokens = shape.tokens;
+  auto fresh = TokenFile(shape.token_file).delegation_tokens();
+  credentials.tokens = fresh.empty() ? shape.tokens : std::move(fresh);
   credentials.secrets[container_contract::secret_alias] = launched.secret;
   credentials.secrets[container_contract::job_spec_alias] = to_json(job).dump();
   if (shape.tls) {

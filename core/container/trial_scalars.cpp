@@ -22,6 +22,7 @@ std::vector<std::string> TrialScalars::poll() {
   bool added = false;
   for (const auto& run : update->runs) {
     for (const auto& point : run.points) {
+      all_points_.push_back({"tfevents", run.run, point.tag, point.step, point.wall_time, point.value});
       if (point.tag != metric_.tag) continue;
       // Without a run named, the first run that logs the tag is the metric's.
       if (run_.empty()) run_ = run.run;

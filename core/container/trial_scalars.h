@@ -25,6 +25,9 @@ class TrialScalars {
   const std::vector<MetricSample>& samples() const { return samples_; }
   // The run the values come from: the metric's, or the first that logged its tag.
   const std::string& run() const { return run_; }
+  // Every scalar of every run read so far, the metric's and the others,
+  // for the trial's MLflow run.
+  const std::vector<client::MetricPoint>& all_points() const { return all_points_; }
 
  private:
   std::unique_ptr<client::HdfsLogFileSystem> files_;
@@ -32,6 +35,7 @@ class TrialScalars {
   SweepMetric metric_;
   std::string run_;
   std::vector<MetricSample> samples_;
+  std::vector<client::MetricPoint> all_points_;
 };
 
 }  // namespace spindle::container

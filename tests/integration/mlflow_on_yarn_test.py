@@ -23,7 +23,8 @@ import urllib.request
 from tensorboard.backend.event_processing import event_accumulator
 from tensorboard.util import tensor_util
 
-from jobs_on_yarn_test import JobTest, applications, cluster_user, example_spec, spindle, staged_jobs
+from jobs_on_yarn_test import SOURCE, JobTest, applications, cluster_user, example_spec, spindle, staged_jobs
+from sweep_on_yarn_test import SweepSteps, download, tensorboard_series
 from free_ports import free_port
 
 MLFLOW_PYTHON = os.environ["SPINDLE_MLFLOW_PYTHON"]
@@ -119,7 +120,7 @@ class MlflowServer:
         return self.api("metrics/get-history", run_id=run_id, metric_key=key).get("metrics", [])
 
 
-class MlflowTracking(JobTest):
+class MlflowTracking(SweepSteps, JobTest):
     @classmethod
     def setUpClass(cls):
         cls.server = MlflowServer()
@@ -293,6 +294,92 @@ class MlflowTracking(JobTest):
         self.assertIn("the job was not submitted, since its spec says mlflow.required", result.stderr)
         self.assertEqual(set(applications()) - set(before), set(), "an application was started")
         self.assertEqual(set(staged_jobs()) - set(self.staged_before), set(), "something was left staged")
+
+    def test_a_sweep_is_a_parent_run_with_a_child_run_per_trial_and_its_kill_ends_them(self):
+        """The sweep's controller, inside YARN, makes each trial's run and ends it; the trial's own
+        code logs into it; the parent ends with the best trial. A killed sweep leaves no run running."""
+        log_own = (f" && {MLFLOW_PYTHON} -c \"import mlflow, os; "
+                   "mlflow.log_metric('logged_by_the_trial', float(os.environ['SWEEP_TRIAL']))\"")
+        validated = json.loads(spindle("validate", "--json", os.path.join(
+            SOURCE, "resources/examples/wine-sweep/wine_sweep.yaml")).stdout)
+        chief = dict(validated["spec"]["tasks"]["chief"])
+        chief["command"] += log_own
+        spec_path = self.sweep_spec(
+            example_overrides={"mlflow": {"tracking_uri": self.server.uri, "experiment": "sweeps"}},
+            search={"trials": 3, "parallel": 2}, tasks={"chief": chief})
+        sweep = self.submit(spec_path)
+        status = self.wait_for_end(sweep, 900)
+        self.assertEqual(status["state"], "succeeded", status)
+        runs = {run["info"]["run_name"]: run for run in self.server.runs_of("sweeps")}
+        parent = runs.pop("wine-sweep")
+        parent_id = parent["info"]["run_id"]
+        self.assertEqual(status["mlflow"], f"{self.server.uri}/#/experiments/{parent['info']['experiment_id']}"
+                                           f"/runs/{parent_id}")
+        self.assertEqual(parent["info"]["status"], "FINISHED")
+        tags = {tag["key"]: tag["value"] for tag in parent["data"]["tags"]}
+        params = {param["key"]: param["value"] for param in parent["data"]["params"]}
+        self.assertEqual(tags["spindle.application_id"], sweep)
+        self.assertEqual(tags["spindle.final_state"], "succeeded")
+        self.assertEqual(tags["spindle.best_trial"], str(status["best_trial"]))
+        self.assertEqual(params["sweep.method"], "random")
+        self.assertEqual(params["sweep.trials"], "3")
+        self.assertEqual(params["sweep.metric.tag"], "loss")
+        self.assertEqual(params["sweep.parameters.width.grid.1"], "32")
+        self.assertEqual(params["sweep.parameters.learning_rate.log_uniform.1"], "0.5")
+        self.assertEqual(params["sweep.early_stopping.rule"], "asha")
+        best = next(trial for trial in status["trials"] if trial["trial"] == status["best_trial"])
+        self.assertEqual([(point["step"], point["value"]) for point in self.server.history(parent_id, "best/train/loss")],
+                         [(best["best"]["step"], best["best"]["value"])])
+        self.assertEqual(tags["spindle.best_run_id"], best["mlflow_run_id"])
+
+        self.assertEqual(set(runs), {f"wine-sweep-trial-{n}" for n in range(3)}, list(runs))
+        status_of_run = {"succeeded": "FINISHED", "stopped by the sweep": "FINISHED", "failed": "FAILED",
+                         "killed": "KILLED"}
+        for trial in status["trials"]:
+            run = runs[f"wine-sweep-trial-{trial['trial']}"]
+            run_id = run["info"]["run_id"]
+            self.assertEqual(run_id, trial["mlflow_run_id"])
+            tags = {tag["key"]: tag["value"] for tag in run["data"]["tags"]}
+            params = {param["key"]: param["value"] for param in run["data"]["params"]}
+            self.assertEqual(tags["mlflow.parentRunId"], parent_id)
+            self.assertEqual(tags["spindle.application_id"], trial["application_id"])
+            self.assertEqual(tags["spindle.trial"], str(trial["trial"]))
+            self.assertEqual(tags["spindle.final_state"], trial["state"])
+            self.assertEqual(params, trial["parameters"])
+            self.assertEqual(run["info"]["status"], status_of_run[trial["state"]], trial)
+            # Every training scalar as TensorBoard reads it from the trial's event files in HDFS.
+            local = os.path.join(self.directory, f"trial-{trial['trial']}")
+            download(f"{self.output_path}/trial-{trial['trial']}", local)
+            expected = tensorboard_series(os.path.join(local, "train"), "loss")
+            logged = sorted((point["step"], point["value"]) for point in self.server.history(run_id, "train/loss"))
+            self.assertEqual([step for step, _ in logged], [step for step, _ in expected], trial)
+            for (_, got), (_, want) in zip(logged, expected):
+                self.assertTrue(math.isclose(got, want, rel_tol=1e-6), (trial, got, want))
+            if trial["state"] == "succeeded":
+                # The trial's own code logged into its run, the one MLFLOW_RUN_ID named.
+                self.assertEqual([point["value"] for point in self.server.history(run_id, "logged_by_the_trial")],
+                                 [float(trial["trial"])])
+
+        # A sweep killed while its first trial runs: that trial's run and the sweep's end as KILLED.
+        killed_spec = self.sweep_spec(
+            example_overrides={"mlflow": {"tracking_uri": self.server.uri, "experiment": "killed-sweeps"},
+                               "env": {**validated["spec"]["env"], "TRAIN_STEPS": "3000"}},
+            search={"trials": 2, "parallel": 1})
+        killed = self.submit(killed_spec)
+        deadline = time.time() + 300
+        while time.time() < deadline:
+            now = self.status(killed)
+            if any(trial["state"] == "running" and trial["mlflow_run_id"] for trial in now["trials"]):
+                break
+            time.sleep(2)
+        else:
+            self.fail(f"no trial of {killed} ran within 300 s: {now}")
+        result = spindle("sweep", "kill", killed)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        runs = self.server.runs_of("killed-sweeps")
+        self.assertEqual({run["info"]["status"] for run in runs}, {"KILLED"},
+                         [(run["info"]["run_name"], run["info"]["status"]) for run in runs])
+        self.assertEqual(len(runs), 2, [run["info"]["run_name"] for run in runs])
 
 
 if __name__ == "__main__":

@@ -257,6 +257,72 @@ class LongJobs(unittest.TestCase):
             for path, content in written.items():
                 self.assertNotIn(form, content, f"a secret appears in {path}")
 
+    def test_a_keytab_sweep_submits_and_reads_its_trials_past_the_tokens_lifetime(self):
+        """The controller logs in from the keytab and renews its tokens: it submits its second trial,
+        reads its scalars and writes its record after the submit's tokens have died; each trial's
+        master renews its own. The keytab goes to application masters only, and leaves with the sweep."""
+        started = time.time()
+        output = "hdfs://" + self.base + "/sweep"
+        # Trial 0 trains past the first lifetime; trial 1, started after it, for a minute.
+        seconds = f"$(( $(date +%s) + ({{{{trial}}}} == 0 ? {LIFETIME_S} : 60) ))"
+        spec = {
+            "name": "sweep-outlives-its-tokens",
+            "output": output,
+            "files": {"long_training.py": os.path.join(SOURCE, "tests/python/long_training.py")},
+            "env": {"TF_CPP_MIN_LOG_LEVEL": "2"},
+            "tasks": {"worker": {"memory": "1 GiB",
+                                 "command": f"LONG_JOB_DIR={output}/trial-{{{{trial}}}} UNTIL={seconds} "
+                                            "python long_training.py"}},
+            "sweep": {"method": "grid", "parallel": 1, "metric": {"tag": "progress", "run": "logs",
+                                                                   "goal": "maximize"},
+                      "parameters": {"interval": [20, 30]}},
+        }
+        no_ticket = {"KRB5CCNAME": "FILE:" + os.path.join(self.directory, "no-ticket")}
+        submitted = run("sweep", "submit", "--json", "--principal", READY["user_principal"], "--keytab",
+                        READY["user_keytab"], self.write_spec(spec, "sweep.json"), env=no_ticket)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        self.assertIn("its application master gets new ones from the keytab", submitted.stderr)
+        sweep = json.loads(submitted.stdout)["sweep_id"]
+        self.addCleanup(run, "sweep", "kill", sweep, env=self.env)
+        staging = f"/user/{self.user}/.spindle"
+        self.assertIn("spindle.keytab", webhdfs_list(f"{staging}/{sweep}", self.cache))
+
+        deadline = time.time() + 3 * LIFETIME_S + 240
+        status = {}
+        while time.time() < deadline:
+            shown = run("sweep", "status", "--json", sweep, env=self.env)
+            if shown.returncode == 0:
+                status = json.loads(shown.stdout)
+                if status["state"] != "running":
+                    break
+            time.sleep(5)
+        self.assertEqual(status.get("state"), "succeeded", status)
+        trials = {trial["trial"]: trial for trial in status["trials"]}
+        self.assertEqual({trial["state"] for trial in trials.values()}, {"succeeded"}, status)
+        # Trial 1 was submitted after the submit's tokens had died: by the controller's new ones.
+        self.assertGreater(trials[1]["submitted_ms"] / 1000, started + LIFETIME_S, status)
+        self.assertGreaterEqual(trials[1]["best"]["value"], 2, status)
+        self.assertGreaterEqual(trials[0]["best"]["value"], LIFETIME_S // 30, status)
+
+        # The keytab was localized by application masters only: the controller's and each trial's.
+        applications = [sweep] + [trial["application_id"] for trial in trials.values()]
+        for application in applications:
+            for path in glob.glob(os.path.join(CLUSTER, "data", "**", application, "**", "spindle.keytab"),
+                                  recursive=True):
+                number = re.search(r"container_(?:e\d+_)?\d+_\d+_\d+_(\d+)/", path)
+                self.assertTrue(number and int(number.group(1)) == 1, f"a task container holds the keytab: {path}")
+        # The controller logged in and renewed its tokens.
+        said = ""
+        for path in glob.glob(os.path.join(CLUSTER, "data", "**", sweep, "container_*", "stderr"), recursive=True):
+            with open(path, errors="replace") as log:
+                said += log.read()
+        self.assertIn("new delegation tokens from the keytab", said, said[-3000:])
+        # The keytab left HDFS with the sweep's staging directory.
+        deadline = time.time() + 30
+        while sweep in webhdfs_list(staging, self.cache) and time.time() < deadline:
+            time.sleep(1)
+        self.assertNotIn(sweep, webhdfs_list(staging, self.cache))
+
 
 if __name__ == "__main__":
     unittest.main()

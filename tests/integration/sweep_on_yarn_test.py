@@ -70,7 +70,9 @@ def value_at(series, step):
     return before[-1] if before else None
 
 
-class Sweeps(JobTest):
+class SweepSteps:
+    """What a test of sweeps does, for a JobTest: write the wine sweep's spec, submit it, follow it."""
+
     def sweep_spec(self, example_overrides=None, search=None, tasks=None):
         """The wine sweep example, its output moved to a fresh HDFS directory, without shipping the
         venv the single-host clusters hand containers anyway."""
@@ -134,6 +136,9 @@ class Sweeps(JobTest):
             if watcher:
                 watcher.join(timeout=10)
         self.fail(f"the sweep {sweep} did not end within {seconds} s: {self.status(sweep)}")
+
+
+class Sweeps(SweepSteps, JobTest):
 
     def test_an_asha_sweep_of_eight_trials_three_at_a_time_stops_the_worst_and_finds_the_best(self):
         sweep = self.submit(self.sweep_spec())

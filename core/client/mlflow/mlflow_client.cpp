@@ -1,6 +1,7 @@
 #include "spindle/client/mlflow_client.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -27,6 +28,42 @@ json pairs_json(const MlflowPairs& pairs) {
 }
 
 }  // namespace
+
+std::string metric_key(const std::string& run, const std::string& tag) {
+  std::string key = run.empty() || run == "." ? tag : run + "/" + tag;
+  for (auto& c : key) {
+    const bool allowed =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ' ' || c == '/';
+    if (!allowed) c = '_';
+  }
+  return key;
+}
+
+void flatten_parameters(const nlohmann::ordered_json& value, const std::string& key, MlflowPairs& out,
+                        const std::function<bool(const std::string&, const std::string&)>& hidden) {
+  // MLflow's limit on one parameter's value.
+  constexpr std::size_t max_param_value = 6000;
+  if (value.is_object()) {
+    for (const auto& [name, item] : value.items()) {
+      const auto child = key.empty() ? name : key + "." + name;
+      if (hidden && hidden(key, name)) {
+        out.emplace_back(child, "(hidden)");
+        continue;
+      }
+      flatten_parameters(item, child, out, hidden);
+    }
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      flatten_parameters(value[i], key + "." + std::to_string(i), out, hidden);
+    }
+  } else if (value.is_string()) {
+    auto text = value.get<std::string>();
+    if (text.size() > max_param_value) text.resize(max_param_value);
+    out.emplace_back(key, std::move(text));
+  } else {
+    out.emplace_back(key, value.dump());
+  }
+}
 
 struct MlflowClient::Connection {
   std::string authorization;  // the header's value; empty: none

@@ -13,8 +13,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// MLflow's limits on one parameter's value and one tag's value.
-constexpr std::size_t max_param_value = 6000;
+// MLflow's limit on one tag's value.
 constexpr std::size_t max_tag_value = 8000;
 
 std::string environment(const char* name) {
@@ -33,25 +32,6 @@ bool looks_secret(std::string_view variable) {
 std::string clipped(std::string value, std::size_t limit) {
   if (value.size() > limit) value.resize(limit);
   return value;
-}
-
-void flatten(const json& value, const std::string& key, bool in_env, MlflowPairs& out) {
-  if (value.is_object()) {
-    for (const auto& [name, item] : value.items()) {
-      const bool env = name == "env" && (key.empty() || key.starts_with("tasks."));
-      if (in_env && looks_secret(name)) {
-        out.emplace_back(key + "." + name, "(hidden)");
-        continue;
-      }
-      flatten(item, key.empty() ? name : key + "." + name, env, out);
-    }
-  } else if (value.is_array()) {
-    for (std::size_t i = 0; i < value.size(); ++i) flatten(value[i], key + "." + std::to_string(i), false, out);
-  } else if (value.is_string()) {
-    out.emplace_back(key, clipped(value.get<std::string>(), max_param_value));
-  } else {
-    out.emplace_back(key, value.dump());
-  }
 }
 
 // What the run records of the job's end.
@@ -87,18 +67,13 @@ MlflowPairs spec_parameters(const JobSpec& spec) {
   JobSpec recorded = spec;
   recorded.kerberos.reset();  // how the submitter logs in is not the job's
   recorded.mlflow.reset();    // where the run is, not what it ran
-  flatten(json::parse(to_json(recorded).dump()), "", false, params);
+  // Values of environment variables named like secrets stay out of the run.
+  auto hidden = [](const std::string& parent, const std::string& name) {
+    const bool in_env = parent == "env" || (parent.starts_with("tasks.") && parent.ends_with(".env"));
+    return in_env && looks_secret(name);
+  };
+  flatten_parameters(json::parse(to_json(recorded).dump()), "", params, hidden);
   return params;
-}
-
-std::string metric_key(const std::string& run, const std::string& tag) {
-  std::string key = run.empty() || run == "." ? tag : run + "/" + tag;
-  for (auto& c : key) {
-    const bool allowed =
-        std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ' ' || c == '/';
-    if (!allowed) c = '_';
-  }
-  return key;
 }
 
 Result<TrackingRunEntry> start_tracking_run(const JobSpec& spec, const MlflowTarget& target,

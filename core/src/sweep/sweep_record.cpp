@@ -112,7 +112,9 @@ std::string to_json(const SweepRecord& record) {
                       {"submitted_ms", trial.submitted_ms},
                       {"ended_ms", trial.ended_ms},
                       {"secret", trial.secret},
-                      {"api_pin", trial.api_pin}});
+                      {"api_pin", trial.api_pin},
+                      {"mlflow_run_id", trial.mlflow_run_id},
+                      {"mlflow_closed", trial.mlflow_closed}});
   }
   Json out = {{"sweep_id", record.sweep_id},
               {"name", record.name},
@@ -126,6 +128,12 @@ std::string to_json(const SweepRecord& record) {
               {"ended_ms", record.ended_ms},
               {"most_running", record.most_running},
               {"trials", trials}};
+  if (record.mlflow) {
+    out["mlflow"] = {{"tracking_uri", record.mlflow->tracking_uri},
+                     {"experiment_id", record.mlflow->experiment_id},
+                     {"run_id", record.mlflow->run_id},
+                     {"closed", record.mlflow->closed}};
+  }
   return out.dump();
 }
 
@@ -158,6 +166,11 @@ Result<SweepRecord> sweep_record_from_json(std::string_view text) {
     record.submitted_ms = field_or<std::int64_t>(json, "submitted_ms", 0);
     record.ended_ms = field_or<std::int64_t>(json, "ended_ms", 0);
     record.most_running = field_or<int>(json, "most_running", 0);
+    if (const auto run = json.find("mlflow"); run != json.end() && run->is_object()) {
+      record.mlflow = SweepTrackingRun{field_or<std::string>(*run, "tracking_uri", ""),
+                                       field_or<std::string>(*run, "experiment_id", ""),
+                                       field_or<std::string>(*run, "run_id", ""), field_or<bool>(*run, "closed", false)};
+    }
     const auto trials = json.find("trials");
     if (trials == json.end() || !trials->is_array()) return make_error("is not a sweep record: it has no trials list");
     for (const auto& one : *trials) {
@@ -199,6 +212,8 @@ Result<SweepRecord> sweep_record_from_json(std::string_view text) {
       trial.ended_ms = field_or<std::int64_t>(one, "ended_ms", 0);
       trial.secret = field_or<std::string>(one, "secret", "");
       trial.api_pin = field_or<std::string>(one, "api_pin", "");
+      trial.mlflow_run_id = field_or<std::string>(one, "mlflow_run_id", "");
+      trial.mlflow_closed = field_or<bool>(one, "mlflow_closed", false);
       record.trials.push_back(std::move(trial));
     }
     return record;

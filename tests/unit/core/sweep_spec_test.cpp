@@ -230,8 +230,14 @@ TEST(SweepRecord, RoundTripsAndRefusesWhatIsNoRecord) {
   trial.why = "at step 50 ...";
   trial.best = MetricSample{40, 0.25};
   trial.rungs.push_back({0, 50, 0.3, true, "cut", 0.2});
+  trial.mlflow_run_id = "child3";
+  trial.mlflow_closed = true;
   record.trials.push_back(trial);
   auto back = sweep_record_from_json(to_json(record));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_FALSE(back->mlflow.has_value());
+  record.mlflow = SweepTrackingRun{"http://mlflow:5000", "4", "parent", false};
+  back = sweep_record_from_json(to_json(record));
   ASSERT_TRUE(back.ok()) << back.error().message;
   ASSERT_EQ(back->trials.size(), 1u);
   EXPECT_EQ(back->trials[0].state, TrialState::stopped);
@@ -241,6 +247,9 @@ TEST(SweepRecord, RoundTripsAndRefusesWhatIsNoRecord) {
   EXPECT_EQ(back->trials[0].rungs[0].cut, 0.2);
   EXPECT_EQ(to_string(TrialState::stopped), "stopped by the sweep");
   EXPECT_EQ(back->best_trial(false), &back->trials[0]);
+  EXPECT_EQ(back->mlflow, record.mlflow);
+  EXPECT_EQ(back->trials[0].mlflow_run_id, "child3");
+  EXPECT_TRUE(back->trials[0].mlflow_closed);
 
   EXPECT_FALSE(sweep_record_from_json("[1]").ok());
   EXPECT_FALSE(sweep_record_from_json("{\"sweep_id\": \"a\", \"trials\": [{\"state\": \"exploded\"}]}").ok());

@@ -4,7 +4,9 @@
 // Python on the submitting machine.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +29,16 @@ struct MlflowRunInfo {
   std::string experiment_id;
   std::string artifact_uri;  // "mlflow-artifacts:/1/<run>/artifacts" when the server serves artifacts
 };
+
+// A training scalar's metric key: "<run>/<tag>" ("train/loss"), or the tag
+// alone for the log directory's own run; characters MLflow refuses become '_'.
+std::string metric_key(const std::string& run, const std::string& tag);
+
+// A JSON document as MLflow parameters: dotted keys ("tasks.worker.instances"),
+// text values clipped to MLflow's limit. `hidden(parent key, name)` true
+// records that member as "(hidden)".
+void flatten_parameters(const nlohmann::ordered_json& value, const std::string& key, MlflowPairs& out,
+                        const std::function<bool(const std::string&, const std::string&)>& hidden = {});
 
 // One tracking server. Credentials come from MLflow's own variables:
 // MLFLOW_TRACKING_TOKEN (bearer), or MLFLOW_TRACKING_USERNAME and

@@ -37,10 +37,6 @@ std::optional<MlflowTarget> mlflow_target(const JobSpec& spec, const std::string
 // names suggest a secret are replaced by "(hidden)".
 MlflowPairs spec_parameters(const JobSpec& spec);
 
-// A training scalar's metric key: "<run>/<tag>" ("train/loss"), or the tag
-// alone for the log directory's own run; characters MLflow refuses become '_'.
-std::string metric_key(const std::string& run, const std::string& tag);
-
 struct TrackedSubmission {
   std::string application_id;
   std::string user;

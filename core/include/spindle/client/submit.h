@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "spindle/client/history_store.h"
 #include "spindle/core/job_spec.h"
 #include "spindle/core/result.h"
 #include "spindle/yarn/hadoop_configuration.h"
@@ -56,6 +57,8 @@ struct SubmittedJob {
   std::string application_id;
   std::string staging;  // where its files went
   std::optional<ShippedEnvironment> environment;
+  // The job's MLflow run, when it is recorded there (a sweep's: the parent of its trials' runs).
+  std::optional<TrackingRunEntry> mlflow;
 };
 
 // Validates the job against the cluster, stages its files under

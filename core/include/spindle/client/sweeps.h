@@ -33,7 +33,8 @@ Result<SweepView> read_sweep(const yarn::HadoopConfiguration& configuration, con
 Result<std::vector<SweepView>> list_sweeps(const yarn::HadoopConfiguration& configuration);
 
 // Kills the controller, waits until it has ended, then kills every trial
-// the ResourceManager still runs for the sweep. Returns the trials killed.
+// the ResourceManager still runs for the sweep, and ends its MLflow runs as
+// KILLED. Returns the trials killed.
 Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& configuration,
                                             const std::string& sweep_id);
 

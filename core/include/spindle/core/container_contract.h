@@ -64,6 +64,11 @@ inline constexpr const char* api_pin_alias = "spindle.job.api.sha256";
 inline constexpr const char* job_spec_alias = "spindle.job.spec";
 // A sweep's search (search_to_json), in its controller's credentials.
 inline constexpr const char* sweep_search_alias = "spindle.sweep.search";
+// A sweep recorded in MLflow: the submitting shell's MLflow credentials
+// (a JSON object of MLFLOW_TRACKING_TOKEN, MLFLOW_TRACKING_USERNAME,
+// MLFLOW_TRACKING_PASSWORD, and the CA bundle MLFLOW_TRACKING_SERVER_CERT_PATH
+// names, as its PEM text), for the controller, which makes the trials' runs.
+inline constexpr const char* sweep_mlflow_credentials_alias = "spindle.sweep.mlflow";
 
 // A job submitted with a keytab (docs/architecture.md, "Jobs that outlive
 // their tokens"): the keytab, staged readable by the job's user alone and

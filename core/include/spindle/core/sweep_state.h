@@ -34,9 +34,23 @@ struct TrialRecord {
   // the record sits in the user's own directory, which nobody else may read.
   std::string secret;
   std::string api_pin;
+  // The trial's child run under the sweep's MLflow run, made before the
+  // trial is submitted; closed once its end and scalars were sent there.
+  std::string mlflow_run_id;
+  bool mlflow_closed = false;
 };
 
 enum class SweepState { running, succeeded, failed, killed };
+
+// The sweep's own MLflow run, opened at submit: the parent of every
+// trial's run (docs/mlflow.md, "Sweeps").
+struct SweepTrackingRun {
+  std::string tracking_uri;
+  std::string experiment_id;
+  std::string run_id;
+  bool closed = false;
+  bool operator==(const SweepTrackingRun&) const = default;
+};
 std::string_view to_string(SweepState state);
 
 // All a sweep is and did, as its controller keeps it in HDFS beside the
@@ -53,6 +67,7 @@ struct SweepRecord {
   std::int64_t submitted_ms = 0;
   std::int64_t ended_ms = 0;
   int most_running = 0;  // the most trials the controller had running at once
+  std::optional<SweepTrackingRun> mlflow;
   std::vector<TrialRecord> trials;
 
   // The metric its search names (tag, run, goal); an empty tag when the

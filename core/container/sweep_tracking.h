@@ -1,0 +1,59 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "spindle/client/history_store.h"
+#include "spindle/client/mlflow_client.h"
+#include "spindle/core/job_spec.h"
+#include "spindle/core/sweep_spec.h"
+#include "spindle/core/sweep_state.h"
+
+namespace spindle::container {
+
+// Puts the MLflow credentials the submitting shell carried to the
+// controller (container_contract::sweep_mlflow_credentials_alias) in this
+// process's environment, where MlflowClient reads them; a CA bundle is
+// written to `directory` first. An error says what is wrong with them.
+Result<void> use_mlflow_credentials(const std::string& carried_json, const std::string& directory);
+
+// A sweep's runs in MLflow (docs/mlflow.md, "Sweeps"): the parent, opened
+// at submit, gets the search as parameters; each trial gets a child run
+// before it is submitted, tagged with MLflow's mlflow.parentRunId, with the
+// trial's parameters as its params, and ended with the trial's scalars and
+// state; the parent ends with the best trial. MLflow being away never
+// holds the sweep: each failure is a line of the controller's log, and what
+// was not sent is tried again on the next call.
+class SweepTracking {
+ public:
+  using Log = std::function<void(const std::string&)>;
+
+  SweepTracking(SweepTrackingRun parent, Log log);
+
+  // The parent's parameters: the search, flattened under "sweep.".
+  void describe_search(const SweepSearch& search, const std::string& search_json);
+  // The trial's child run, made when it has none yet and tagged with the
+  // trial's application; false when MLflow could not make it (the trial
+  // then runs without one).
+  bool open_trial(const SweepRecord& record, TrialRecord& trial);
+  // Every scalar of the ended trial, its state and why, and its end.
+  void close_trial(TrialRecord& trial, const std::vector<client::MetricPoint>& points);
+  // The best trial's metric and the counts of each end, and the parent's end.
+  void close_sweep(SweepRecord& record);
+
+  // What a trial's tasks get to log into its run themselves.
+  void export_to(const TrialRecord& trial, JobSpec& job) const;
+
+ private:
+  SweepTrackingRun parent_;
+  client::MlflowClient client_;
+  Log log_;
+};
+
+// MLflow's status for a trial's end: a trial the sweep stopped did what it
+// was asked, so FINISHED, with its state in the tag spindle.final_state.
+std::string trial_run_status(TrialState state);
+std::string sweep_run_status(SweepState state);
+
+}  // namespace spindle::container
