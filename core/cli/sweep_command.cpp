@@ -22,6 +22,8 @@ struct SweepOptions {
   bool json = false;
   bool no_fit_check = false;
   KeytabFlags login;
+  int trial = -1;
+  bool kill_trial = false;
 };
 
 std::string number(double value) {
@@ -212,6 +214,23 @@ int run_kill(const SweepOptions& options) {
   return exit_done;
 }
 
+int run_stop(const SweepOptions& options) {
+  int code = exit_done;
+  auto cluster = cluster_or_say(code);
+  if (!cluster) return code;
+  auto ended = client::end_trial(*cluster, options.sweep_id, options.trial, !options.kill_trial);
+  if (!ended) {
+    std::cerr << "spindle sweep stop: " << ended.error().message << '\n';
+    // No such trial, or one that is not running: the command's input is wrong, not the cluster.
+    return ended.error().kind == Error::Kind::refused ? exit_bad_input : exit_code_for_cluster_error(ended.error());
+  }
+  std::cout << "trial " << options.trial << " of " << options.sweep_id
+            << (options.kill_trial ? " killed; it ends as killed"
+                                   : " stopped; it ends as stopped by the sweep, its checkpoints and scalars kept")
+            << '\n';
+  return exit_done;
+}
+
 }  // namespace
 
 void add_sweep_command(CLI::App& app, int& exit_code) {
@@ -240,6 +259,12 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
       exit_code = name == "status" ? run_status(*options) : name == "best" ? run_best(*options) : run_kill(*options);
     });
   }
+  CLI::App* stop = sweep->add_subcommand(
+      "stop", "Stop one running trial: it ends as stopped by the sweep, and the sweep goes on without it");
+  stop->add_option("sweep", options->sweep_id, "The sweep's id (its controller's application id)")->required();
+  stop->add_option("trial", options->trial, "The trial's number")->required()->check(CLI::NonNegativeNumber);
+  stop->add_flag("--kill", options->kill_trial, "End it as killed instead");
+  stop->callback([options, &exit_code] { exit_code = run_stop(*options); });
   CLI::App* list = sweep->add_subcommand("list", "The sweeps of this machine's history");
   list->add_flag("--json", options->json, "Print as JSON");
   list->callback([options, &exit_code] { exit_code = run_list(*options); });

@@ -57,8 +57,8 @@ std::vector<std::string> end_tracking_runs(SweepRecord& record) {
   const auto now = wall_clock_ms();
   for (auto& trial : record.trials) {
     if (trial.mlflow_run_id.empty() || trial.mlflow_closed) continue;
-    auto ended = mlflow.log_batch(trial.mlflow_run_id, {}, {{"spindle.final_state", std::string(to_string(trial.state))}},
-                                  {});
+    auto ended =
+        mlflow.log_batch(trial.mlflow_run_id, {}, {{"spindle.final_state", std::string(to_string(trial.state))}}, {});
     if (ended) ended = mlflow.end_run(trial.mlflow_run_id, "KILLED", trial.ended_ms ? trial.ended_ms : now);
     if (!ended) {
       problems.push_back("trial " + std::to_string(trial.parameters.index) + "'s MLflow run: " + ended.error().message);
@@ -265,13 +265,17 @@ Result<void> end_trial(const yarn::HadoopConfiguration& configuration, const std
   const auto found = std::find_if(trials.begin(), trials.end(),
                                   [trial](const TrialRecord& one) { return one.parameters.index == trial; });
   if (found == trials.end()) {
-    return make_error(sweep_id + " has no trial " + std::to_string(trial) + "; its trials are 0 to " +
-                      std::to_string(trials.size() - 1));
+    auto error = make_error(sweep_id + " has no trial " + std::to_string(trial) + "; its trials are 0 to " +
+                            std::to_string(trials.size() - 1));
+    error.kind = Error::Kind::not_found;
+    return error;
   }
   if (found->application_id.empty() || is_final(found->state)) {
-    return make_error("trial " + std::to_string(trial) + " of " + sweep_id + " is " +
-                      std::string(to_string(found->state)) + "; only a running trial can be " +
-                      (stop ? "stopped" : "killed"));
+    auto error = make_error("trial " + std::to_string(trial) + " of " + sweep_id + " is " +
+                            std::string(to_string(found->state)) + "; only a running trial can be " +
+                            (stop ? "stopped" : "killed"));
+    error.kind = Error::Kind::refused;
+    return error;
   }
   auto id = yarn::ApplicationId::parse(found->application_id);
   if (!id) return id.error();

@@ -1,10 +1,10 @@
 #include "container/sweep_controller.h"
 
 #include <atomic>
-#include <filesystem>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -15,12 +15,12 @@
 #include "container/container_context.h"
 #include "container/hdfs_access.h"
 #include "container/job_file.h"
+#include "container/kerberos_login.h"
 #include "container/master_start.h"
 #include "container/staging_cleanup.h"
 #include "container/sweep_tracking.h"
 #include "container/token_file.h"
 #include "container/token_refresher.h"
-#include "container/kerberos_login.h"
 #include "container/trial_launcher.h"
 #include "container/trial_scalars.h"
 #include "spindle/client/will_it_fit.h"
@@ -123,7 +123,8 @@ class SweepController {
         record_.diagnostics = "killed while " + std::to_string(running_count()) + " trials ran";
         record_.ended_ms = wall_clock_ms();
         (void)save();
-        // YARN stops a killed container soon after: the record first, MLflow after (spindle sweep kill ends the runs too).
+        // YARN stops a killed container soon after: the record first, MLflow after (spindle sweep kill ends the runs
+        // too).
         close_tracked(true);
         (void)save();
         return;
@@ -286,7 +287,8 @@ class SweepController {
     trial.state = TrialState::stopped;
     trial.ended_ms = wall_clock_ms();
     log("trial " + std::to_string(trial.parameters.index) + " stopped by the sweep: " + last.reason);
-    if (auto killed = resource_manager().kill(id, "stopped by the sweep " + context_.application_id + ": " + last.reason);
+    if (auto killed =
+            resource_manager().kill(id, "stopped by the sweep " + context_.application_id + ": " + last.reason);
         !killed) {
       log("trial " + std::to_string(trial.parameters.index) + " could not be stopped: " + killed.error().message);
     }

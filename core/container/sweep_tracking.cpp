@@ -48,23 +48,17 @@ Result<void> use_mlflow_credentials(const std::string& carried_json, const std::
 std::string trial_run_status(TrialState state) {
   switch (state) {
     case TrialState::succeeded:
-    case TrialState::stopped:
-      return "FINISHED";
-    case TrialState::killed:
-      return "KILLED";
-    default:
-      return "FAILED";
+    case TrialState::stopped: return "FINISHED";
+    case TrialState::killed: return "KILLED";
+    default: return "FAILED";
   }
 }
 
 std::string sweep_run_status(SweepState state) {
   switch (state) {
-    case SweepState::succeeded:
-      return "FINISHED";
-    case SweepState::killed:
-      return "KILLED";
-    default:
-      return "FAILED";
+    case SweepState::succeeded: return "FINISHED";
+    case SweepState::killed: return "KILLED";
+    default: return "FAILED";
   }
 }
 
@@ -107,8 +101,8 @@ bool SweepTracking::open_trial(const SweepRecord& record, TrialRecord& trial) {
   }
   // A trial submitted again after an attempt died before the ResourceManager took it.
   if (auto logged = client_.log_batch(trial.mlflow_run_id, {}, tags, {}); !logged) {
-    log_("MLflow: trial " + std::to_string(trial.parameters.index) + "'s run did not get its new application: " +
-         logged.error().message);
+    log_("MLflow: trial " + std::to_string(trial.parameters.index) +
+         "'s run did not get its new application: " + logged.error().message);
   }
   return true;
 }
@@ -154,8 +148,8 @@ void SweepTracking::close_sweep(SweepRecord& record) {
   if (!record.diagnostics.empty()) tags.emplace_back("spindle.diagnostics", clipped(record.diagnostics));
   const auto metric = record.metric();
   if (const auto* best = record.best_trial(); best && std::isfinite(best->best->value)) {
-    metrics.push_back({"best/" + client::metric_key(metric.run, metric.tag), best->best->value, ended,
-                       best->best->step});
+    metrics.push_back(
+        {"best/" + client::metric_key(metric.run, metric.tag), best->best->value, ended, best->best->step});
     tags.emplace_back("spindle.best_trial", std::to_string(best->parameters.index));
     if (!best->mlflow_run_id.empty()) tags.emplace_back("spindle.best_run_id", best->mlflow_run_id);
   }

@@ -73,9 +73,11 @@ _spindle() {
       ;;
     sweep)
       if [[ -z "$sub" ]]; then
-        COMPREPLY=($(compgen -W "submit status list best kill" -- "$cur"))
+        COMPREPLY=($(compgen -W "submit status list best stop kill" -- "$cur"))
       elif [[ "$sub" == submit ]]; then
-        COMPREPLY=($(compgen -f -W "--search --json --no-fit-check" -- "$cur"))
+        COMPREPLY=($(compgen -f -W "--search --json --no-fit-check --principal --keytab" -- "$cur"))
+      elif [[ "$sub" == stop ]]; then
+        COMPREPLY=($(compgen -W "--kill" -- "$cur"))
       else
         COMPREPLY=($(compgen -W "--json" -- "$cur"))
       fi

@@ -75,8 +75,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       require(refusal->status == 400 && !refusal->sentence.empty());
     } else {
       std::size_t carried = 0;
-      for (const auto& upload : std::get<spindle::serve::SubmitRequest>(read).uploads) {
-        carried += upload.bytes.size() + upload.name.size();
+      const auto& request = std::get<spindle::serve::SubmitRequest>(read);
+      for (const auto& upload : request.uploads) carried += upload.bytes.size() + upload.name.size();
+      if (request.keytab) {
+        require(!request.keytab->principal.empty() && !request.keytab->bytes.empty() &&
+                request.keytab->bytes.size() <= spindle::serve::max_keytab_bytes);
+        carried += request.keytab->bytes.size() + request.keytab->principal.size();
       }
       // Base64 only ever shrinks what it carries.
       require(carried <= head.body().size());

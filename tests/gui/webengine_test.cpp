@@ -78,7 +78,10 @@ class OneTensorBoard final : public serve::ClusterAccess {
   serve::ApiReply kill(const std::string&) override { return unused(); }
   serve::ApiReply cluster() override { return unused(); }
   serve::ApiReply validate(const std::string&) override { return unused(); }
-  serve::ApiReply submit(const std::string&, const std::vector<serve::UploadedFile>&) override { return unused(); }
+  serve::ApiReply submit(const std::string&, const std::vector<serve::UploadedFile>&,
+                         const std::optional<serve::UploadedKeytab>&) override {
+    return unused();
+  }
   serve::ApiReply sweeps() override { return unused(); }
   serve::ApiReply sweep(const std::string&) override { return unused(); }
   serve::ApiReply sweep_kill(const std::string&) override { return unused(); }

@@ -264,7 +264,7 @@ class LongJobs(unittest.TestCase):
         started = time.time()
         output = "hdfs://" + self.base + "/sweep"
         # Trial 0 trains past the first lifetime; trial 1, started after it, for a minute.
-        seconds = f"$(( $(date +%s) + ({{{{trial}}}} == 0 ? {LIFETIME_S} : 60) ))"
+        seconds = f"$(( $(date +%s) + ({{{{trial}}}} == 0 ? {LIFETIME_S + 30} : 60) ))"
         spec = {
             "name": "sweep-outlives-its-tokens",
             "output": output,

@@ -5,6 +5,8 @@ and Debian's headless Chromium sign in; only the user the server acts for gets i
 Run by ctest (labels secure, serve) with SPINDLE_CLI, SPINDLE_SOURCE_DIR, SPINDLE_LOCAL_YARN_DIR
 (the secure cluster) and HADOOP_CONF_DIR set."""
 
+import base64
+import glob
 import json
 import os
 import shutil
@@ -14,7 +16,7 @@ import tempfile
 import time
 import unittest
 
-from secure_test import KERBEROS_DIR, READY, SPINDLE, kinit
+from secure_test import CLUSTER, KERBEROS_DIR, READY, SPINDLE, forms_of, kinit
 from serve_dashboard_test import Browser, wait_for
 
 HTTP_KEYTAB = os.path.join(KERBEROS_DIR, "http.keytab")
@@ -192,6 +194,76 @@ class ServeKerberos(unittest.TestCase):
                 proxy.terminate()
                 proxy.wait(timeout=30)
             subprocess.run([SPINDLE, "kill", application], env=trainer, capture_output=True, timeout=120)
+
+    def test_a_keytab_sent_from_the_page_reaches_the_jobs_master_alone_and_another_users_is_refused(self):
+        """The submit page's Kerberos login: a keytab chosen in Chromium goes with the submit, the server keeps
+        it only until the job is staged, the job's master logs in from it; a principal that is another user is
+        refused over the API, saying who the server acts for."""
+        base, token = self.serve()
+        api = base + "/api/v1/submit"
+        spec = "name: keytab-from-the-page\nframework: generic\ntasks:\n  worker:\n    memory: 256 MiB\n" \
+               "    command: sleep 120\n"
+        with open(os.path.join(KERBEROS_DIR, "alice.keytab"), "rb") as keytab:
+            alice = base64.b64encode(keytab.read()).decode()
+        envelope = os.path.join(self.directory, "envelope.json")
+        with open(envelope, "w") as out:
+            json.dump({"spec": spec, "keytab": {"principal": "alice@EXAMPLE.COM", "content": alice}}, out)
+        status, _, body = self.curl("nobody", api, "-H", "Authorization: Bearer " + token, "-H",
+                                    "X-Spindle-Request: 1", "-H", "Content-Type: application/json",
+                                    "--data-binary", "@" + envelope)
+        self.assertEqual(status, 403, body)
+        self.assertEqual(json.loads(body)["error"],
+                         f"The keytab's principal alice@EXAMPLE.COM is the user alice on this cluster, but this "
+                         f"server acts for {USER}; send the keytab of a principal that is {USER}.")
+
+        # trainer@EXAMPLE.COM is the server's user under the cluster's auth_to_local rules.
+        trainer_keytab = os.path.join(KERBEROS_DIR, "trainer.keytab")
+        browser = Browser()
+        try:
+            browser.open(f"{base}/?token={token}")
+            browser.open(base + "/#/submit")
+            wait_for("the submit page", lambda: browser.run("return document.body.dataset.ready") == "submit", 60)
+            browser.run("const box = document.getElementById('spec-text'); box.value = arguments[0];"
+                        "box.dispatchEvent(new Event('input'))", spec)
+            browser.run("document.getElementById('kerberos-login').open = true;"
+                        "document.getElementById('keytab-principal').value = 'trainer@EXAMPLE.COM'")
+            chooser = browser.session_call("POST", "/element", {"using": "css selector", "value": "#keytab-file"})
+            browser.session_call("POST", "/element/%s/value" % next(iter(chooser.values())), {"text": trainer_keytab})
+            browser.screenshot("submit-keytab")
+            browser.run("document.getElementById('submit').click()")
+            hash_ = wait_for("the job's page", lambda: (lambda h: h.startswith("#/job/") and h)(
+                browser.run("return location.hash")), 180)
+        finally:
+            browser.close()
+        application = hash_.split("/")[2]
+        try:
+            # The server's copy went once the job was staged.
+            self.assertEqual([name for name in os.listdir(tempfile.gettempdir())
+                              if name.startswith("spindle-serve-keytab-")], [])
+            # The master logs in from the keytab, localized in its container and no other.
+            def master_logged_in():
+                said = ""
+                for path in glob.glob(os.path.join(CLUSTER, "data", "**", application, "container_*_000001",
+                                                   "stderr"), recursive=True):
+                    with open(path, errors="replace") as log:
+                        said += log.read()
+                return "renewed from its keytab" in said
+
+            wait_for("the master's keytab login", master_logged_in, 180, 1)
+            keytabs = [path for path in glob.glob(os.path.join(CLUSTER, "data", "**", application, "**",
+                                                               "spindle.keytab"), recursive=True)]
+            self.assertTrue(keytabs)
+            for path in keytabs:
+                self.assertRegex(path, r"container_(?:e\d+_)?\d+_\d+_\d+_0*1/", "a task container holds it")
+        finally:
+            subprocess.run([SPINDLE, "kill", application], env=self.environment("owner"), capture_output=True,
+                           timeout=120)
+        self.server.send_signal(signal.SIGTERM)
+        out, err = self.server.communicate(timeout=30)
+        self.server = None
+        with open(trainer_keytab, "rb") as keytab:
+            for form in forms_of(keytab.read()):
+                self.assertNotIn(form, (out + err).encode(), "the keytab shows in what the server said")
 
     def test_a_keytab_that_cannot_serve_is_refused_at_start(self):
         cases = (

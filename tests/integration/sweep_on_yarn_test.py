@@ -217,7 +217,7 @@ class Sweeps(SweepSteps, JobTest):
         self.assertEqual(status["state"], "succeeded", status)
         self.assertIn("no trial logged loss", status["diagnostics"])
 
-    def test_a_sweep_killed_midway_leaves_nothing_running(self):
+    def test_a_trial_stopped_by_its_owner_frees_its_slot_and_a_sweep_killed_midway_leaves_nothing_running(self):
         sweep = self.submit(self.sweep_spec(
             search={"method": "grid", "trials": 4, "parallel": 2, "parameters": {"nap": [301, 302, 303, 304]},
                     "early_stopping": {"rule": "none"}},
@@ -230,6 +230,28 @@ class Sweeps(SweepSteps, JobTest):
             time.sleep(2)
         else:
             self.fail(f"two trials never ran at once: {self.status(sweep)}")
+        # One trial stopped from the command line ends as the rule's would, and frees its slot.
+        refused = spindle("sweep", "stop", sweep, "99")
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn(f"{sweep} has no trial 99; its trials are 0 to 3", refused.stderr)
+        stopped = spindle("sweep", "stop", sweep, str(running[0]["trial"]))
+        self.assertEqual(stopped.returncode, 0, stopped.stderr)
+        self.assertIn("ends as stopped by the sweep", stopped.stdout)
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            trials = {t["trial"]: t for t in self.status(sweep)["trials"]}
+            if sum(t["state"] in ("submitted", "running") for t in trials.values()) == 2 and \
+                    trials[running[0]["trial"]]["state"] != "running":
+                break
+            time.sleep(2)
+        else:
+            self.fail(f"the stopped trial's slot was not taken: {self.status(sweep)}")
+        self.assertEqual(trials[running[0]["trial"]]["state"], "stopped by the sweep", trials)
+        self.assertTrue(trials[running[0]["trial"]]["why"].startswith("stopped by its owner"), trials)
+        again = spindle("sweep", "stop", sweep, str(running[0]["trial"]))
+        self.assertEqual(again.returncode, 2, again.stderr)
+        self.assertIn("only a running trial can be stopped", again.stderr)
+
         killed = spindle("sweep", "kill", sweep)
         self.assertEqual(killed.returncode, 0, killed.stderr)
         active = {app_id: app["state"] for app_id, app in resource_manager_apps(f"spindle-sweep:{sweep}").items()
@@ -237,7 +259,8 @@ class Sweeps(SweepSteps, JobTest):
         self.assertEqual(active, {})
         status = self.status(sweep)
         self.assertEqual(status["state"], "killed", status)
-        self.assertEqual({t["state"] for t in status["trials"]}, {"killed"}, status)
+        self.assertEqual(sorted(t["state"] for t in status["trials"]), ["killed"] * 3 + ["stopped by the sweep"],
+                         status)
         # Nothing of the sweep stays staged; its record stays.
         staging = webhdfs(f"/user/{cluster_user()}/.spindle")["FileStatuses"]["FileStatus"]
         self.assertNotIn(sweep, [item["pathSuffix"] for item in staging])

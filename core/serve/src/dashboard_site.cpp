@@ -227,7 +227,7 @@ void DashboardSite::serve_api(SiteRequest request, SiteResponder respond) {
               reply = refusal(refused->status, refused->sentence);
             } else {
               const auto& request = std::get<SubmitRequest>(read);
-              reply = cluster_->submit(request.spec_text, request.uploads);
+              reply = cluster_->submit(request.spec_text, request.uploads, request.keytab);
             }
             break;
           }

@@ -30,7 +30,23 @@ std::variant<SubmitRequest, ApiRefusal> read_submit_request(std::string body, st
   if (spec == envelope.end() || !spec->is_string()) {
     return bad_request("A JSON submit needs \"spec\", the spec's YAML as one string.");
   }
-  SubmitRequest request{spec->get<std::string>(), {}};
+  SubmitRequest request{spec->get<std::string>(), {}, std::nullopt};
+  if (const auto keytab = envelope.find("keytab"); keytab != envelope.end() && !keytab->is_null()) {
+    const auto principal = keytab->is_object() ? keytab->find("principal") : keytab->end();
+    const auto content = keytab->is_object() ? keytab->find("content") : keytab->end();
+    if (!keytab->is_object() || principal == keytab->end() || !principal->is_string() ||
+        principal->get_ref<const std::string&>().empty() || content == keytab->end() || !content->is_string()) {
+      return bad_request(
+          "\"keytab\" of a JSON submit must be {\"principal\": \"alice@EXAMPLE.COM\", \"content\": \"<base64>\"}.");
+    }
+    auto bytes = base64_decode(content->get<std::string>());
+    if (!bytes) return bad_request("keytab.content is not base64.");
+    if (bytes->empty() || bytes->size() > max_keytab_bytes) {
+      return bad_request("keytab.content has " + std::to_string(bytes->size()) +
+                         " bytes; a keytab has between 1 and 65536. Send the principal's keytab file.");
+    }
+    request.keytab = UploadedKeytab{principal->get<std::string>(), std::move(*bytes)};
+  }
   const auto files = envelope.find("files");
   if (files == envelope.end()) return request;
   if (!files->is_array()) return bad_request("\"files\" of a JSON submit must be a list of {\"name\", \"content\"}.");

@@ -101,6 +101,21 @@ Result<std::unique_ptr<UploadedFiles>> UploadedFiles::place(JobSpec& spec, const
   return placed;
 }
 
+Result<std::unique_ptr<UploadedFiles>> UploadedFiles::place_keytab(JobSpec& spec, const UploadedKeytab& keytab) {
+  std::string pattern = (fs::temp_directory_path() / "spindle-serve-keytab-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) {
+    return make_error("The server cannot make a directory for the keytab sent with the submit in " +
+                      fs::temp_directory_path().string() + ": " + std::strerror(errno));
+  }
+  std::unique_ptr<UploadedFiles> placed(new UploadedFiles(pattern));
+  const auto path = placed->directory_ / "job.keytab";
+  if (auto written = write_whole(path, keytab.bytes); !written) {
+    return make_error("The server cannot keep the keytab sent with the submit: " + written.error().message);
+  }
+  spec.kerberos = KerberosLogin{keytab.principal, path.string()};
+  return placed;
+}
+
 UploadedFiles::~UploadedFiles() {
   std::error_code ignored;
   fs::remove_all(directory_, ignored);

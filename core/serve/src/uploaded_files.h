@@ -31,6 +31,9 @@ class UploadedFiles {
   // nor on this machine, is bad input (Error::Kind::not_found, its sentence
   // naming it); a directory that cannot be written is the server's fault.
   static Result<std::unique_ptr<UploadedFiles>> place(JobSpec& spec, const std::vector<UploadedFile>& uploads);
+  // Writes the keytab (mode 600, in a directory of mode 700) and makes it
+  // the spec's Kerberos login.
+  static Result<std::unique_ptr<UploadedFiles>> place_keytab(JobSpec& spec, const UploadedKeytab& keytab);
   ~UploadedFiles();
   UploadedFiles(const UploadedFiles&) = delete;
   UploadedFiles& operator=(const UploadedFiles&) = delete;

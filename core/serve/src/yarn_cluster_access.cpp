@@ -291,7 +291,8 @@ class YarnClusterAccess final : public ClusterAccess {
     return {200, std::move(out)};
   }
 
-  ApiReply submit(const std::string& spec_text, const std::vector<UploadedFile>& uploads) override {
+  ApiReply submit(const std::string& spec_text, const std::vector<UploadedFile>& uploads,
+                  const std::optional<UploadedKeytab>& keytab) override {
     auto spec = parse_browser_spec(spec_text, uploads.empty());
     if (!spec) {
       ApiReply reply = refusal(400, "The spec has mistakes; nothing was submitted.");
@@ -307,6 +308,13 @@ class YarnClusterAccess final : public ClusterAccess {
     }
     auto configuration = this->configuration();
     if (!configuration) return refusal(503, configuration.error().message);
+    std::unique_ptr<UploadedFiles> login;
+    if (keytab) {
+      if (auto refused = check_keytab(*configuration, *keytab)) return *refused;
+      auto placed = UploadedFiles::place_keytab(*spec, *keytab);
+      if (!placed) return refusal(500, placed.error().message);
+      login = std::move(*placed);
+    }
     client::SubmitOptions options;
     auto submitted = client::submit_job(*spec, client::with_login(*configuration, *spec), options);
     if (!submitted) {
@@ -434,6 +442,27 @@ class YarnClusterAccess final : public ClusterAccess {
   ApiReply not_yours(const std::string& application_id, const std::string& owner) const {
     return refusal(403, application_id + " belongs to " + owner + "; this server acts for " + user_ +
                             " and shows and kills only " + user_ + "'s jobs.");
+  }
+
+  // A keytab is taken only on a Kerberos cluster, and only of a principal
+  // the cluster's auth_to_local rules make this server's user: a job of
+  // another user would be one this server then refuses to show.
+  std::optional<ApiReply> check_keytab(const yarn::HadoopConfiguration& configuration,
+                                       const UploadedKeytab& keytab) const {
+    if (!yarn::uses_kerberos(configuration)) {
+      return refusal(400,
+                     "This cluster does not use Kerberos, so a job needs no keytab to outlive its tokens; "
+                     "submit without one.");
+    }
+    auto short_name = yarn::short_name_of(configuration, keytab.principal);
+    if (!short_name)
+      return refusal(400, "The keytab's principal " + keytab.principal + ": " + short_name.error().message);
+    if (!user_.empty() && *short_name != user_) {
+      return refusal(403, "The keytab's principal " + keytab.principal + " is the user " + *short_name +
+                              " on this cluster, but this server acts for " + user_ +
+                              "; send the keytab of a principal that is " + user_ + ".");
+    }
+    return std::nullopt;
   }
 
   std::optional<ApiReply> check_owner(const std::string& application_id, const std::string& owner) const {

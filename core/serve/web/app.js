@@ -410,6 +410,7 @@
     const render = () => {
       const running = sweep.state === "running";
       header.replaceChildren(el("h1", {}, sweep.name || id), state(sweep.state), el("span", { class: "muted" }, id),
+        sweep.mlflow ? el("a", { href: sweep.mlflow, target: "_blank", rel: "noopener", id: "sweep-mlflow" }, text("job.mlflow")) : "",
         running ? el("button", { type: "button", class: "danger", id: "kill-sweep", onclick: killSweep }, text("sweep.kill")) : "");
       const best = sweep.trials.find((t) => t.trial === sweep.best_trial);
       facts.replaceChildren(
@@ -507,6 +508,16 @@
         return el("li", {}, el("label", { for: "attach-" + index }, file.key + ": " + file.name + " (" + file.source + ")"),
                   " ", input, " ", status);
       })));
+    // A Kerberos login for a job that outlives its delegation tokens: the keytab goes to the server with the
+    // submit, and from there to the job's application master alone.
+    const principal = el("input", { type: "text", id: "keytab-principal", autocomplete: "off",
+                                    placeholder: "alice@EXAMPLE.COM", "aria-label": text("submit.principal") });
+    const keytab = el("input", { type: "file", id: "keytab-file", "aria-label": text("submit.keytab") });
+    const login = el("details", { id: "kerberos-login" },
+      el("summary", {}, text("submit.login")),
+      el("p", { class: "muted" }, text("submit.login_why")),
+      el("p", {}, el("label", { for: "keytab-principal" }, text("submit.principal")), " ", principal),
+      el("p", {}, el("label", { for: "keytab-file" }, text("submit.keytab")), " ", keytab));
     let timer = null;
     const check = async () => {
       if (!editor.value.trim()) { verdict.replaceChildren(); return; }
@@ -540,8 +551,12 @@
           const chosen = attached.get(file.name);
           if (chosen) files.push({ name: file.name, content: await base64Of(chosen) });
         }
-        const answer = files.length
-          ? await api("submit", { body: JSON.stringify({ spec: editor.value, files }), json: true })
+        const withLogin = keytab.files.length > 0;
+        if (withLogin !== (principal.value.trim() !== "")) throw new Error(text("submit.login_both"));
+        const envelope = { spec: editor.value, files };
+        if (withLogin) envelope.keytab = { principal: principal.value.trim(), content: await base64Of(keytab.files[0]) };
+        const answer = files.length || withLogin
+          ? await api("submit", { body: JSON.stringify(envelope), json: true })
           : await api("submit", { body: editor.value });
         say(text("submit.submitted", answer.application_id));
         location.hash = "#/job/" + answer.application_id;
@@ -557,7 +572,7 @@
       el("div", { class: "toolbar" }, el("h1", {}, text("submit.title")),
          el("button", { type: "button", id: "check", onclick: check }, text("submit.validate")),
          el("button", { type: "button", id: "submit", onclick: submit }, text("submit.submit"))),
-      el("div", { class: "submit" }, editor, verdict));
+      el("div", { class: "submit" }, editor, verdict), login);
     return {
       page,
       refresh: async () => {

@@ -47,6 +47,11 @@ window.spindleWords = {
     "submit.fit": "Will it fit now", "submit.submitted": "Submitted {0}.",
     "submit.attach": "Not on the server's machine: attach them from this computer",
     "submit.attached": "attached: {0}",
+    "submit.login": "Kerberos login (for a job that outlives its tokens)",
+    "submit.login_why": "With a principal and its keytab, the job's application master gets new delegation tokens before the old ones end. The keytab goes to the server with the submit and from there to the application master alone; the server removes its copy once the job is staged.",
+    "submit.principal": "Principal",
+    "submit.keytab": "Keytab",
+    "submit.login_both": "Give both a principal and its keytab, or neither.",
     "submit.placeholder": "name: mnist\ntasks:\n  worker: {instances: 2, memory: 1 GiB, command: python3 train.py}",
     "error.network": "The server does not answer: {0}",
     "live": "Live: updated {0}", "loading": "Loading…"
@@ -96,6 +101,11 @@ window.spindleWords = {
     "submit.fit": "Passt er jetzt", "submit.submitted": "{0} gestartet.",
     "submit.attach": "Nicht auf dem Rechner des Servers: von diesem Rechner anhängen",
     "submit.attached": "angehängt: {0}",
+    "submit.login": "Kerberos-Anmeldung (für einen Job, der seine Tokens überdauert)",
+    "submit.login_why": "Mit einem Principal und seiner Keytab holt sich der Application Master des Jobs neue Delegation-Tokens, bevor die alten enden. Die Keytab geht mit dem Absenden an den Server und von dort nur an den Application Master; der Server löscht seine Kopie, sobald der Job bereitgestellt ist.",
+    "submit.principal": "Principal",
+    "submit.keytab": "Keytab",
+    "submit.login_both": "Bitte Principal und Keytab angeben, oder keines von beiden.",
     "submit.placeholder": "name: mnist\ntasks:\n  worker: {instances: 2, memory: 1 GiB, command: python3 train.py}",
     "error.network": "Der Server antwortet nicht: {0}",
     "live": "Live: aktualisiert {0}", "loading": "Lädt …"

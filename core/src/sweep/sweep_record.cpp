@@ -167,9 +167,9 @@ Result<SweepRecord> sweep_record_from_json(std::string_view text) {
     record.ended_ms = field_or<std::int64_t>(json, "ended_ms", 0);
     record.most_running = field_or<int>(json, "most_running", 0);
     if (const auto run = json.find("mlflow"); run != json.end() && run->is_object()) {
-      record.mlflow = SweepTrackingRun{field_or<std::string>(*run, "tracking_uri", ""),
-                                       field_or<std::string>(*run, "experiment_id", ""),
-                                       field_or<std::string>(*run, "run_id", ""), field_or<bool>(*run, "closed", false)};
+      record.mlflow = SweepTrackingRun{
+          field_or<std::string>(*run, "tracking_uri", ""), field_or<std::string>(*run, "experiment_id", ""),
+          field_or<std::string>(*run, "run_id", ""), field_or<bool>(*run, "closed", false)};
     }
     const auto trials = json.find("trials");
     if (trials == json.end() || !trials->is_array()) return make_error("is not a sweep record: it has no trials list");

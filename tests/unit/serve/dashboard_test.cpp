@@ -115,16 +115,19 @@ class ScriptedCluster final : public ClusterAccess {
   ApiReply trial_end(const std::string&, int, bool) override { return refusal(404, "none"); }
   ApiReply cluster() override { return {200, {{"nodes", nlohmann::ordered_json::array()}}}; }
   ApiReply validate(const std::string& text) override { return {200, {{"valid", text == "ok"}}}; }
-  ApiReply submit(const std::string& spec, const std::vector<UploadedFile>& uploads) override {
+  ApiReply submit(const std::string& spec, const std::vector<UploadedFile>& uploads,
+                  const std::optional<UploadedKeytab>& keytab) override {
     ++submits;
     std::lock_guard lock(mutex);
     last_spec = spec;
     last_uploads = uploads;
+    last_keytab = keytab;
     return {201, {{"application_id", "application_1_0009"}}};
   }
   std::mutex mutex;
   std::string last_spec;
   std::vector<UploadedFile> last_uploads;
+  std::optional<UploadedKeytab> last_keytab;
   tbproxy::UpstreamResolver tensorboards() override {
     return [](const std::string&) {
       return tbproxy::UpstreamLookup(tbproxy::UpstreamUnavailable{tbproxy::UpstreamState::unknown, "no such job"});
@@ -251,8 +254,26 @@ TEST_F(DashboardTest, ASubmitMayCarryTheSpecsLocalFiles) {
     EXPECT_EQ(cluster_->last_uploads[0].name, "train.py");
     EXPECT_EQ(cluster_->last_uploads[0].bytes, "print(1)\n");
     EXPECT_EQ(cluster_->last_uploads[1].bytes, "");
+    EXPECT_FALSE(cluster_->last_keytab.has_value());
   }
-  const std::pair<const char*, const char*> refused[] = {
+  // A keytab for a job that outlives its tokens comes the same way.
+  submit.body() = R"({"spec": "name: x\n", "keytab": {"principal": "alice@EXAMPLE.COM", "content": "BQI="}})";
+  submit.prepare_payload();
+  ASSERT_EQ(client.send(submit).result(), http::status::created);
+  {
+    std::lock_guard lock(cluster_->mutex);
+    ASSERT_TRUE(cluster_->last_keytab.has_value());
+    EXPECT_EQ(cluster_->last_keytab->principal, "alice@EXAMPLE.COM");
+    EXPECT_EQ(cluster_->last_keytab->bytes, std::string("\x05\x02", 2));
+  }
+  const std::string too_big =
+      R"({"spec": "x", "keytab": {"principal": "a@B", "content": ")" + std::string(65537 / 3 * 4 + 8, 'A') + R"("}})";
+  const std::pair<std::string, const char*> refused[] = {
+      {R"({"spec": "x", "keytab": "a.keytab"})", "\"keytab\" of a JSON submit must be"},
+      {R"({"spec": "x", "keytab": {"principal": "", "content": "BQI="}})", "\"keytab\" of a JSON submit must be"},
+      {R"({"spec": "x", "keytab": {"principal": "a@B", "content": "*"}})", "keytab.content is not base64."},
+      {R"({"spec": "x", "keytab": {"principal": "a@B", "content": ""}})", "keytab.content has 0 bytes"},
+      {too_big, "a keytab has between 1 and 65536"},
       {"[1]", "must be an object"},
       {R"({"files": []})", "needs \"spec\""},
       {R"({"spec": "x", "files": {}})", "must be a list"},
@@ -265,11 +286,11 @@ TEST_F(DashboardTest, ASubmitMayCarryTheSpecsLocalFiles) {
     submit.body() = body;
     submit.prepare_payload();
     const auto bad = client.send(submit);
-    EXPECT_EQ(bad.result(), http::status::bad_request) << body;
+    EXPECT_EQ(bad.result(), http::status::bad_request) << body.substr(0, 200);
     EXPECT_NE(nlohmann::json::parse(bad.body())["error"].get<std::string>().find(sentence), std::string::npos)
         << bad.body();
   }
-  EXPECT_EQ(cluster_->submits, 1);
+  EXPECT_EQ(cluster_->submits, 2);
 }
 
 TEST_F(DashboardTest, NamesBadParametersAndUnknownJobsTensorBoards) {

@@ -40,6 +40,7 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
 
 // Ends one running trial. Stopped, it ends as stopped by the sweep (its
 // checkpoints and scalars stay, like a trial the rule stopped); killed, as killed.
+// No such trial is an error of kind not_found, one not running of kind refused.
 Result<void> end_trial(const yarn::HadoopConfiguration& configuration, const std::string& sweep_id, int trial,
                        bool stop);
 

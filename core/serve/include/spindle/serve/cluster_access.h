@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,15 @@ ApiReply refusal(int status, std::string sentence);
 // read. `name` is the file's name in the spec.
 struct UploadedFile {
   std::string name;
+  std::string bytes;
+};
+
+// A keytab sent with a submit, for a job that outlives its delegation
+// tokens (docs/serve.md, "Submitting"): the principal and the keytab's
+// bytes, written where only this server's user can read them and removed
+// once the job is staged.
+struct UploadedKeytab {
+  std::string principal;
   std::string bytes;
 };
 
@@ -55,8 +65,10 @@ class ClusterAccess {
   virtual ApiReply kill(const std::string& application_id) = 0;
   virtual ApiReply cluster() = 0;
   virtual ApiReply validate(const std::string& spec_text) = 0;
-  // `uploads` stand in for the local files of those names in the spec.
-  virtual ApiReply submit(const std::string& spec_text, const std::vector<UploadedFile>& uploads) = 0;
+  // `uploads` stand in for the local files of those names in the spec;
+  // `keytab`, when sent, is the job's Kerberos login (as --keytab).
+  virtual ApiReply submit(const std::string& spec_text, const std::vector<UploadedFile>& uploads,
+                          const std::optional<UploadedKeytab>& keytab) = 0;
   // This user's sweeps (docs/sweeps.md): the list, one with every trial's
   // metric by step ("series"), killing it, and stopping or killing a trial.
   virtual ApiReply sweeps() = 0;
