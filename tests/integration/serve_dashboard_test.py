@@ -128,6 +128,18 @@ class Browser:
         self.session_call("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": [
             {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]})
 
+    def choose_file(self, selector, path):
+        """The browser's own file chooser given `path`, as a person would pick it."""
+        chooser = self.session_call("POST", "/element", {"using": "css selector", "value": selector})
+        self.session_call("POST", "/element/%s/value" % next(iter(chooser.values())), {"text": path})
+
+    def submit_for_job(self, seconds):
+        """Clicks the submit page's Submit and waits for the job's page: the job's application id."""
+        self.run("document.getElementById('submit').click()")
+        hash_ = wait_for("the job's page", lambda: (lambda h: h.startswith("#/job/") and h)(
+            self.run("return location.hash")), seconds)
+        return hash_.split("/")[2]
+
     def screenshot(self, name):
         png = base64.b64decode(self.session_call("GET", "/screenshot"))
         os.makedirs(SCREENSHOTS, exist_ok=True)
@@ -307,18 +319,13 @@ class DashboardInBrowser(unittest.TestCase):
             self.assertIn("files: attached.py (%s)" % elsewhere,
                           browser.run("return document.getElementById('attachments').innerText"))
             # The browser's own file chooser, given the laptop's file as a person would pick it.
-            chooser = browser.session_call("POST", "/element", {"using": "css selector", "value": "#attach-0"})
-            element = next(iter(chooser.values()))
-            browser.session_call("POST", "/element/%s/value" % element, {"text": script})
+            browser.choose_file("#attach-0", script)
             wait_for("the file attached", lambda: "attached: attached.py" in browser.run(
                 "return document.getElementById('attachments').innerText"), 30)
             self.both_themes(browser, "submit-attached")
-            browser.run("document.getElementById('submit').click()")
-            hash_ = wait_for("the job's page", lambda: (lambda h: h.startswith("#/job/") and h)(
-                browser.run("return location.hash")), 120)
+            job = browser.submit_for_job(120)
         finally:
             browser.close()
-        job = hash_.split("/")[2]
         self.jobs.append(job)
         wait_for("the job to finish", lambda: self.api("jobs/" + job)[1].get("job", {}).get("finished"), 300, 1)
         self.assertEqual(self.api("jobs/" + job)[1]["job"]["final_status"], "SUCCEEDED")

@@ -227,15 +227,11 @@ class ServeKerberos(unittest.TestCase):
                         "box.dispatchEvent(new Event('input'))", spec)
             browser.run("document.getElementById('kerberos-login').open = true;"
                         "document.getElementById('keytab-principal').value = 'trainer@EXAMPLE.COM'")
-            chooser = browser.session_call("POST", "/element", {"using": "css selector", "value": "#keytab-file"})
-            browser.session_call("POST", "/element/%s/value" % next(iter(chooser.values())), {"text": trainer_keytab})
+            browser.choose_file("#keytab-file", trainer_keytab)
             browser.screenshot("submit-keytab")
-            browser.run("document.getElementById('submit').click()")
-            hash_ = wait_for("the job's page", lambda: (lambda h: h.startswith("#/job/") and h)(
-                browser.run("return location.hash")), 180)
+            application = browser.submit_for_job(180)
         finally:
             browser.close()
-        application = hash_.split("/")[2]
         try:
             # The server's copy went once the job was staged.
             self.assertEqual([name for name in os.listdir(tempfile.gettempdir())
@@ -250,9 +246,11 @@ class ServeKerberos(unittest.TestCase):
                 return "renewed from its keytab" in said
 
             wait_for("the master's keytab login", master_logged_in, 180, 1)
+            # Localized once for the application (filecache), linked into the master's container only.
             keytabs = [path for path in glob.glob(os.path.join(CLUSTER, "data", "**", application, "**",
-                                                               "spindle.keytab"), recursive=True)]
-            self.assertTrue(keytabs)
+                                                               "spindle.keytab"), recursive=True)
+                       if "/container_" in path]
+            self.assertTrue(keytabs, "the master's keytab was not found in its container")
             for path in keytabs:
                 self.assertRegex(path, r"container_(?:e\d+_)?\d+_\d+_\d+_0*1/", "a task container holds it")
         finally:
