@@ -2512,7 +2512,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
 <context>
     <name>spindle::gui::SweepsView</name>
     <message>
-        <location filename="../app/src/sweeps/sweepsview.cpp" line="+172"/>
+        <location filename="../app/src/sweeps/sweepsview.cpp" line="+170"/>
         <source>Sweep</source>
         <translation>Suchlauf</translation>
     </message>
@@ -2523,23 +2523,23 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+0"/>
-        <location line="+101"/>
+        <location line="+106"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location line="-101"/>
+        <location line="-106"/>
         <source>Trials ended</source>
         <translation>Beendete Versuche</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+101"/>
+        <location line="+106"/>
         <source>Best</source>
         <translation>Bester Wert</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-105"/>
         <source>Compare ticked trials</source>
         <translation>Angehakte Versuche vergleichen</translation>
     </message>
@@ -2550,31 +2550,41 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
     </message>
     <message>
         <location line="+1"/>
-        <location line="+158"/>
+        <location line="+164"/>
         <source>Stop trial</source>
         <translation>Versuch stoppen</translation>
     </message>
     <message>
-        <location line="-157"/>
+        <location line="-163"/>
         <source>Ends the selected trial as stopped by the sweep; its checkpoints and scalars stay</source>
         <translation>Beendet den gewählten Versuch als vom Sweep gestoppt; seine Checkpoints und Skalare bleiben</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+156"/>
+        <location line="+162"/>
         <source>Kill trial</source>
         <translation>Versuch abbrechen</translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+172"/>
+        <location line="-161"/>
+        <location line="+170"/>
         <source>Kill sweep</source>
         <translation>Sweep abbrechen</translation>
     </message>
     <message>
-        <location line="-171"/>
+        <location line="-169"/>
         <source>Stops the sweep&apos;s controller and every trial still running</source>
         <translation>Hält den Controller des Sweeps und jeden noch laufenden Versuch an</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open MLflow run</source>
+        <translation>MLflow-Lauf öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The sweep&apos;s run in MLflow&apos;s web UI, with a child run for each trial</source>
+        <translation>Der Lauf des Sweeps in der Weboberfläche von MLflow, mit einem Unterlauf je Versuch</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2600,7 +2610,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>trial %1: %2 %3</source>
         <translation>Versuch %1: %2 %3</translation>
     </message>
@@ -2625,7 +2635,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Bester: Versuch %1, %2 bei Schritt %3.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Trial</source>
         <translation>Versuch</translation>
     </message>
@@ -2645,7 +2655,7 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Grund</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Tick to compare; double-click to open the trial&apos;s job</source>
         <translation>Zum Vergleichen anhaken; Doppelklick öffnet den Job des Versuchs</translation>
     </message>
@@ -2665,15 +2675,12 @@ Um es auf diesem Rechner auszuprobieren, starten Sie das lokale YARN: ein echter
         <translation>Versuch %1 abbrechen? Er endet als abgebrochen.</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location line="+4"/>
-        <location line="+15"/>
-        <location line="+4"/>
+        <location line="+22"/>
         <source>Sweeps</source>
         <translation>Suchläufe</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-11"/>
         <source>Kill %1? Its controller and every running trial stop.</source>
         <translation>%1 abbrechen? Sein Controller und jeder laufende Versuch halten an.</translation>
     </message>

@@ -2512,7 +2512,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
 <context>
     <name>spindle::gui::SweepsView</name>
     <message>
-        <location filename="../app/src/sweeps/sweepsview.cpp" line="+172"/>
+        <location filename="../app/src/sweeps/sweepsview.cpp" line="+170"/>
         <source>Sweep</source>
         <translation>Sweep</translation>
     </message>
@@ -2523,23 +2523,23 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+0"/>
-        <location line="+101"/>
+        <location line="+106"/>
         <source>State</source>
         <translation>State</translation>
     </message>
     <message>
-        <location line="-101"/>
+        <location line="-106"/>
         <source>Trials ended</source>
         <translation>Trials ended</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+101"/>
+        <location line="+106"/>
         <source>Best</source>
         <translation>Best</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-105"/>
         <source>Compare ticked trials</source>
         <translation>Compare ticked trials</translation>
     </message>
@@ -2550,31 +2550,41 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
     </message>
     <message>
         <location line="+1"/>
-        <location line="+158"/>
+        <location line="+164"/>
         <source>Stop trial</source>
         <translation>Stop trial</translation>
     </message>
     <message>
-        <location line="-157"/>
+        <location line="-163"/>
         <source>Ends the selected trial as stopped by the sweep; its checkpoints and scalars stay</source>
         <translation>Ends the selected trial as stopped by the sweep; its checkpoints and scalars stay</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+156"/>
+        <location line="+162"/>
         <source>Kill trial</source>
         <translation>Kill trial</translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+172"/>
+        <location line="-161"/>
+        <location line="+170"/>
         <source>Kill sweep</source>
         <translation>Kill sweep</translation>
     </message>
     <message>
-        <location line="-171"/>
+        <location line="-169"/>
         <source>Stops the sweep&apos;s controller and every trial still running</source>
         <translation>Stops the sweep&apos;s controller and every trial still running</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open MLflow run</source>
+        <translation>Open MLflow run</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The sweep&apos;s run in MLflow&apos;s web UI, with a child run for each trial</source>
+        <translation>The sweep&apos;s run in MLflow&apos;s web UI, with a child run for each trial</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2600,7 +2610,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>trial %1: %2 %3</source>
         <translation>trial %1: %2 %3</translation>
     </message>
@@ -2625,7 +2635,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Best: trial %1, %2 at step %3.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Trial</source>
         <translation>Trial</translation>
     </message>
@@ -2645,7 +2655,7 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Why</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Tick to compare; double-click to open the trial&apos;s job</source>
         <translation>Tick to compare; double-click to open the trial&apos;s job</translation>
     </message>
@@ -2665,15 +2675,12 @@ To try it on this machine, start the local YARN: a real ResourceManager, two Nod
         <translation>Kill trial %1? It ends as killed.</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location line="+4"/>
-        <location line="+15"/>
-        <location line="+4"/>
+        <location line="+22"/>
         <source>Sweeps</source>
         <translation>Sweeps</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-11"/>
         <source>Kill %1? Its controller and every running trial stop.</source>
         <translation>Kill %1? Its controller and every running trial stop.</translation>
     </message>

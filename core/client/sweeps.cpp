@@ -40,14 +40,6 @@ void keep_in_history(const SweepRecord& record) {
   }
 }
 
-std::string tracking_url(const SweepTrackingRun& run) {
-  TrackingRunEntry entry;
-  entry.tracking_uri = run.tracking_uri;
-  entry.experiment_id = run.experiment_id;
-  entry.run_id = run.run_id;
-  return entry.url();
-}
-
 // What the killed controller had no time to send: every open run of the
 // sweep ends as KILLED. Failures are returned as sentences.
 std::vector<std::string> end_tracking_runs(SweepRecord& record) {
@@ -103,6 +95,15 @@ Result<SubmittedJob, SubmitError> submit_sweep(const SweepSpec& sweep, const yar
   }
   keep_in_history(record);
   return submitted;
+}
+
+std::string sweep_tracking_url(const SweepRecord& record) {
+  if (!record.mlflow) return {};
+  TrackingRunEntry entry;
+  entry.tracking_uri = record.mlflow->tracking_uri;
+  entry.experiment_id = record.mlflow->experiment_id;
+  entry.run_id = record.mlflow->run_id;
+  return entry.url();
 }
 
 Result<SweepView> read_sweep(const yarn::HadoopConfiguration& configuration, const std::string& sweep_id) {
@@ -364,7 +365,7 @@ nlohmann::ordered_json sweep_json(const SweepView& view) {
           {"ended_ms", record.ended_ms},
           {"most_running", record.most_running},
           {"best_trial", best ? nlohmann::ordered_json(best->parameters.index) : nlohmann::ordered_json()},
-          {"mlflow", record.mlflow ? nlohmann::ordered_json(tracking_url(*record.mlflow)) : nlohmann::ordered_json()},
+          {"mlflow", record.mlflow ? nlohmann::ordered_json(sweep_tracking_url(record)) : nlohmann::ordered_json()},
           {"from_cluster", view.from_cluster},
           {"note", view.note},
           {"trials", trials}};
@@ -384,6 +385,18 @@ Result<SweepDetail> sweep_detail_from_json(const nlohmann::json& json) {
     record.ended_ms = json.value("ended_ms", std::int64_t{0});
     record.most_running = json.value("most_running", 0);
     if (json.contains("search") && json["search"].is_object()) record.search_json = json["search"].dump();
+    // The run's address as sweep_json wrote it: <tracking URI>/#/experiments/<id>/runs/<run>.
+    if (const auto url = json.value("mlflow", nlohmann::json()); url.is_string()) {
+      const auto text = url.get<std::string>();
+      const auto experiments = text.find("/#/experiments/");
+      const auto runs = text.find("/runs/", experiments == std::string::npos ? 0 : experiments);
+      if (experiments != std::string::npos && runs != std::string::npos) {
+        const auto experiment_start = experiments + std::string_view("/#/experiments/").size();
+        record.mlflow = SweepTrackingRun{text.substr(0, experiments),
+                                         text.substr(experiment_start, runs - experiment_start),
+                                         text.substr(runs + std::string_view("/runs/").size())};
+      }
+    }
     const auto state = json.value("state", "running");
     record.state = state == "succeeded" ? SweepState::succeeded
                    : state == "failed"  ? SweepState::failed
@@ -398,7 +411,9 @@ Result<SweepDetail> sweep_detail_from_json(const nlohmann::json& json) {
     for (const auto& one : json.value("trials", nlohmann::json::array())) {
       TrialRecord trial;
       trial.parameters.index = one.value("trial", 0);
-      for (const auto& [name, value] : one.value("parameters", nlohmann::json::object()).items()) {
+      // Kept in a variable: items() of a temporary would outlive it.
+      const auto parameters = one.value("parameters", nlohmann::json::object());
+      for (const auto& [name, value] : parameters.items()) {
         trial.parameters.values.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
       }
       trial.state = trial_state_from(one.value("state", "waiting")).value_or(TrialState::waiting);
@@ -410,7 +425,8 @@ Result<SweepDetail> sweep_detail_from_json(const nlohmann::json& json) {
       trial.ended_ms = one.value("ended_ms", std::int64_t{0});
       record.trials.push_back(std::move(trial));
     }
-    for (const auto& [trial, points] : json.value("series", nlohmann::json::object()).items()) {
+    const auto series = json.value("series", nlohmann::json::object());
+    for (const auto& [trial, points] : series.items()) {
       auto& samples = detail.series[std::stoi(trial)];
       for (const auto& point : points) {
         if (point.is_array() && point.size() == 2)

@@ -6,7 +6,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
+#include <QDesktopServices>
 #include <QPushButton>
+#include <QUrl>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -62,8 +64,10 @@ SweepsView::SweepsView(QWidget* parent) : QWidget(parent) {
   stop_ = new QPushButton;
   killTrial_ = new QPushButton;
   killSweep_ = new QPushButton;
+  mlflowRun_ = new QPushButton;
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(compare_);
+  buttons->addWidget(mlflowRun_);
   buttons->addStretch(1);
   buttons->addWidget(stop_);
   buttons->addWidget(killTrial_);
@@ -110,6 +114,10 @@ SweepsView::SweepsView(QWidget* parent) : QWidget(parent) {
   connect(stop_, &QPushButton::clicked, this, [this] { endTrial(true); });
   connect(killTrial_, &QPushButton::clicked, this, [this] { endTrial(false); });
   connect(killSweep_, &QPushButton::clicked, this, &SweepsView::killSweep);
+  connect(mlflowRun_, &QPushButton::clicked, this, [this] {
+    if (!mlflowRunUrl_.isEmpty()) QDesktopServices::openUrl(QUrl(mlflowRunUrl_));
+  });
+  mlflowRun_->setVisible(false);
   compare_->setEnabled(false);
   stop_->setEnabled(false);
   killTrial_->setEnabled(false);
@@ -167,6 +175,8 @@ void SweepsView::retranslate() {
   killTrial_->setText(tr("Kill trial"));
   killSweep_->setText(tr("Kill sweep"));
   killSweep_->setToolTip(tr("Stops the sweep's controller and every trial still running"));
+  mlflowRun_->setText(tr("Open MLflow run"));
+  mlflowRun_->setToolTip(tr("The sweep's run in MLflow's web UI, with a child run for each trial"));
   if (heading_->text().isEmpty()) heading_->setText(tr("Sweeps of this machine's history"));
 }
 
@@ -252,6 +262,8 @@ void SweepsView::fillDetail(const client::SweepDetail& detail) {
   if (!detail.series_problem.empty()) text += QLatin1Char(' ') + qs(detail.series_problem);
   summary_->setText(text);
   killSweep_->setEnabled(record.state == SweepState::running);
+  mlflowRunUrl_ = qs(client::sweep_tracking_url(record));
+  mlflowRun_->setVisible(!mlflowRunUrl_.isEmpty());
 
   std::vector<std::string> names;
   for (const auto& trial : record.trials) {

@@ -90,6 +90,8 @@ class SweepsView : public QWidget {
   QPushButton* stop_;
   QPushButton* killTrial_;
   QPushButton* killSweep_;
+  QPushButton* mlflowRun_;
+  QString mlflowRunUrl_;
   QStringList checked_;  // application ids, kept across refreshes
 };
 

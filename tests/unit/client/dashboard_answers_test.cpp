@@ -13,6 +13,7 @@
 #include "client/remote/dashboard_answers.h"
 #include "spindle/client/json_shapes.h"
 #include "spindle/client/serve_api.h"
+#include "spindle/client/sweeps.h"
 
 namespace spindle::client {
 namespace {
@@ -262,6 +263,37 @@ TEST(ServeApiTest, EachAnswerTheServerWritesReadsBackWhole) {
   refusal["problems"] = api::problems_json({Diagnostic{"spec", 3, 5, "tasks.worker.memory", "is not a size"}});
   EXPECT_EQ(read_refusal(through_the_wire(refusal)),
             "The spec has mistakes; nothing was submitted.\nspec:3:5: tasks.worker.memory: is not a size");
+}
+
+TEST(ServeApiTest, ASweepReadsBackWithItsTrialsAndItsMlflowRun) {
+  SweepView view;
+  view.record.sweep_id = "application_1_0003";
+  view.record.name = "wine";
+  view.record.state = SweepState::succeeded;
+  view.record.search_json = R"({"metric": {"tag": "loss", "goal": "minimize"}})";
+  view.record.mlflow = SweepTrackingRun{"https://mlflow.example.com:5000", "7", "abc123", true};
+  TrialRecord trial;
+  trial.parameters = {2, {{"width", "32"}}};
+  trial.state = TrialState::stopped;
+  trial.application_id = "application_1_0005";
+  trial.best = MetricSample{40, 0.5};
+  trial.mlflow_run_id = "child2";
+  view.record.trials.push_back(trial);
+  const auto written = sweep_json(view);
+  EXPECT_EQ(written["mlflow"], "https://mlflow.example.com:5000/#/experiments/7/runs/abc123");
+  EXPECT_EQ(written["trials"][0]["mlflow_run_id"], "child2");
+  auto back = sweep_detail_from_json(nlohmann::json::parse(written.dump()));
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(sweep_tracking_url(back->view.record), written["mlflow"]);
+  ASSERT_EQ(back->view.record.trials.size(), 1u);
+  EXPECT_EQ(back->view.record.trials[0].state, TrialState::stopped);
+  EXPECT_EQ(back->view.record.best_trial(), &back->view.record.trials[0]);
+
+  view.record.mlflow.reset();
+  EXPECT_TRUE(sweep_json(view)["mlflow"].is_null());
+  auto without = sweep_detail_from_json(nlohmann::json::parse(sweep_json(view).dump()));
+  ASSERT_TRUE(without);
+  EXPECT_EQ(sweep_tracking_url(without->view.record), "");
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ struct SweepView {
 };
 Result<SweepView> read_sweep(const yarn::HadoopConfiguration& configuration, const std::string& sweep_id);
 
+// The sweep's run in MLflow's web UI; empty when it has none.
+std::string sweep_tracking_url(const SweepRecord& record);
+
 // The sweeps of the history, newest first, those still running read again.
 Result<std::vector<SweepView>> list_sweeps(const yarn::HadoopConfiguration& configuration);
 
