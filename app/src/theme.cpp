@@ -1,14 +1,42 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
+#include <QProxyStyle>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 
 namespace spindle::gui {
+namespace {
+
+// Fusion outlines a tick box in the window colour made darker, which on the
+// dark palette is the colour of the box and of what is around it: the box
+// vanishes (tables' tick columns showed nothing). On a dark palette this
+// draws Fusion's box, then an outline in the text colour at half strength.
+class VisibleTickBoxes final : public QProxyStyle {
+ public:
+  using QProxyStyle::QProxyStyle;
+
+  void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                     const QWidget* widget) const override {
+    QProxyStyle::drawPrimitive(element, option, painter, widget);
+    if ((element != PE_IndicatorCheckBox && element != PE_IndicatorItemViewItemCheck) || !isDarkPalette()) return;
+    painter->save();
+    QColor edge = option->palette.color(QPalette::Text);
+    edge.setAlpha(150);
+    painter->setPen(edge);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(option->rect.adjusted(1, 1, -2, -2));
+    painter->restore();
+  }
+};
+
+}  // namespace
 
 void applyPalette(QApplication& application, bool dark) {
-  application.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  application.setStyle(new VisibleTickBoxes(QStyleFactory::create(QStringLiteral("Fusion"))));
   if (!dark) {
     QPalette palette = application.style()->standardPalette();
     // Qt's own placeholder colour is the text colour at half opacity, which

@@ -392,9 +392,9 @@ Result<SweepDetail> sweep_detail_from_json(const nlohmann::json& json) {
       const auto runs = text.find("/runs/", experiments == std::string::npos ? 0 : experiments);
       if (experiments != std::string::npos && runs != std::string::npos) {
         const auto experiment_start = experiments + std::string_view("/#/experiments/").size();
-        record.mlflow = SweepTrackingRun{text.substr(0, experiments),
-                                         text.substr(experiment_start, runs - experiment_start),
-                                         text.substr(runs + std::string_view("/runs/").size())};
+        record.mlflow =
+            SweepTrackingRun{text.substr(0, experiments), text.substr(experiment_start, runs - experiment_start),
+                             text.substr(runs + std::string_view("/runs/").size())};
       }
     }
     const auto state = json.value("state", "running");

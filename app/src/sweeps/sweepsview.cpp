@@ -1,16 +1,16 @@
 #include "sweeps/sweepsview.h"
 
 #include <QCheckBox>
+#include <QDesktopServices>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QDesktopServices>
 #include <QPushButton>
-#include <QUrl>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <set>
