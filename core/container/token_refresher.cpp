@@ -15,6 +15,9 @@ using SystemClock = std::chrono::system_clock;
 constexpr double safe_fraction = 0.75;
 constexpr auto longest_retry = std::chrono::minutes(1);
 constexpr auto shortest_retry = std::chrono::seconds(5);
+// Hadoop's default of yarn.resourcemanager.system-credentials.valid-time-remaining:
+// what the node's configuration says, else this.
+constexpr std::chrono::milliseconds default_renewal_stops = std::chrono::hours(3);
 
 // "2026-11-29 14:05:09 UTC": to the second, as lifetimes may be minutes.
 std::string clock_text(SystemClock::time_point when) {
@@ -46,12 +49,16 @@ Result<std::chrono::milliseconds> renew_interval(const yarn::HadoopConfiguration
 
 SystemClock::time_point next_refresh(const std::map<std::string, yarn::Token>& held,
                                      std::optional<std::chrono::milliseconds> interval,
-                                     SystemClock::time_point got_at) {
+                                     SystemClock::time_point got_at, std::chrono::milliseconds renewal_stops) {
   auto due = SystemClock::time_point::max();
   if (interval) due = got_at + std::chrono::duration_cast<SystemClock::duration>(*interval * safe_fraction);
   if (const auto first = yarn::first_to_end(held)) {
     const auto left = first->ends - got_at;
     due = std::min(due, got_at + std::chrono::duration_cast<SystemClock::duration>(left * safe_fraction));
+    // A tenth more, for the retries of a refresh that fails at first.
+    if (!interval && renewal_stops.count() > 0) {
+      due = std::min(due, first->ends - std::chrono::duration_cast<SystemClock::duration>(renewal_stops * 11 / 10));
+    }
   }
   return due;
 }
@@ -61,6 +68,8 @@ TokenRefresher::TokenRefresher(yarn::HadoopConfiguration configuration, JobSpec 
     : configuration_(std::move(configuration)),
       spec_(std::move(spec)),
       held_(std::move(held)),
+      renewal_stops_(configuration_.get_int("yarn.resourcemanager.system-credentials.valid-time-remaining",
+                                            default_renewal_stops.count())),
       got_at_(SystemClock::now()),
       deliver_(std::move(deliver)),
       log_(std::move(log)) {
@@ -87,7 +96,7 @@ void TokenRefresher::stop() {
 }
 
 void TokenRefresher::run() {
-  auto due = next_refresh(held_, interval_, got_at_);
+  auto due = next_refresh(held_, interval_, got_at_, renewal_stops_);
   log_("the job's tokens are renewed from its keytab; the next set is due at " + clock_text(due));
   std::unique_lock lock(mutex_);
   while (!stopping_) {
@@ -96,7 +105,7 @@ void TokenRefresher::run() {
     const bool got = refresh();
     lock.lock();
     if (got) {
-      due = next_refresh(held_, interval_, got_at_);
+      due = next_refresh(held_, interval_, got_at_, renewal_stops_);
       log_("new tokens handed out; the next set is due at " + clock_text(due));
       continue;
     }

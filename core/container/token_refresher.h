@@ -18,10 +18,14 @@ namespace spindle::container {
 // When the next set of tokens is due: at three quarters of the shorter of
 // the renew interval (new tokens are renewed by nobody, so they live that
 // long) and what is left of the earliest maximum lifetime among those held.
-// `interval` unknown: the maximum lifetime alone decides.
+// `interval` unknown (the set the job was submitted with, which the
+// ResourceManager renews): the maximum lifetime decides, and the set is due
+// before the last `renewal_stops` of it too, where a ResourceManager with
+// proxy-user privileges stops renewing it (docs/secure-clusters.md).
 std::chrono::system_clock::time_point next_refresh(const std::map<std::string, yarn::Token>& held,
                                                    std::optional<std::chrono::milliseconds> interval,
-                                                   std::chrono::system_clock::time_point got_at);
+                                                   std::chrono::system_clock::time_point got_at,
+                                                   std::chrono::milliseconds renewal_stops = {});
 
 // The application master's side of a job that outlives its tokens
 // (docs/architecture.md, "Jobs that outlive their tokens"): logged in from
@@ -51,6 +55,7 @@ class TokenRefresher {
   JobSpec spec_;
   std::map<std::string, yarn::Token> held_;
   std::optional<std::chrono::milliseconds> interval_;
+  std::chrono::milliseconds renewal_stops_;
   std::chrono::system_clock::time_point got_at_;
   Delivery deliver_;
   Log log_;

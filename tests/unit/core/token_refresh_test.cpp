@@ -80,5 +80,27 @@ TEST(NextRefresh, ThreeQuartersOfTheShorterOfIntervalAndLifetime) {
   EXPECT_EQ(next_refresh(unknown, std::nullopt, now), std::chrono::system_clock::time_point::max());
 }
 
+TEST(NextRefresh, TheSubmittedSetIsReplacedBeforeTheResourceManagerStopsRenewingIt) {
+  // A real HDFS token of the local Kerberos YARN: issued at 1795909633688 ms, seven days to live.
+  std::string identifier;
+  const std::string_view hex = "0004726f6f74047961726e008a01a2248e46988a01a2489aca980102";
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    identifier.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  }
+  const std::map<std::string, yarn::Token> submitted{
+      {"hdfs", yarn::Token{identifier, "p", "HDFS_DELEGATION_TOKEN", "127.0.0.1:8020"}}};
+  const std::chrono::system_clock::time_point issued(std::chrono::milliseconds(1795909633688));
+  const auto week = std::chrono::hours(24 * 7);
+  // Three quarters of the lifetime, where the renewal stops later than that.
+  EXPECT_EQ(next_refresh(submitted, std::nullopt, issued), issued + week * 3 / 4);
+  EXPECT_EQ(next_refresh(submitted, std::nullopt, issued, std::chrono::hours(3)), issued + week * 3 / 4);
+  // A renewal that stops two days before the end: the set is due a tenth of that earlier still.
+  EXPECT_EQ(next_refresh(submitted, std::nullopt, issued, std::chrono::hours(48)),
+            issued + week - std::chrono::minutes(48 * 60 * 11 / 10));
+  // A set the refresher got itself is renewed by nobody: its interval decides, not the ResourceManager.
+  EXPECT_EQ(next_refresh(submitted, std::chrono::milliseconds(3'600'000), issued, std::chrono::hours(48)),
+            issued + 45min);
+}
+
 }  // namespace
 }  // namespace spindle::container
