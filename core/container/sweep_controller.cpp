@@ -27,9 +27,11 @@
 #include "spindle/core/clock.h"
 #include "spindle/core/container_contract.h"
 #include "spindle/core/sweep_state.h"
+#include "spindle/core/token_expiry.h"
 #include "spindle/yarn/application_master_client.h"
 #include "spindle/yarn/credentials.h"
 #include "spindle/yarn/resource_manager_rest.h"
+#include "spindle/yarn/token_lifetime.h"
 
 namespace spindle::container {
 namespace {
@@ -58,7 +60,7 @@ constexpr auto resource_manager_patience = std::chrono::minutes(5);
 class SweepController {
  public:
   SweepController(ContainerContext context, yarn::HadoopConfiguration configuration, JobSpec base, SweepSearch search,
-                  TrialTemplate shape, yarn::WebHdfs hdfs, std::string record_path)
+                  TrialTemplate shape, yarn::WebHdfs hdfs, std::string record_path, bool renews_tokens)
       : context_(std::move(context)),
         configuration_(std::move(configuration)),
         base_(std::move(base)),
@@ -67,6 +69,7 @@ class SweepController {
         hdfs_(std::move(hdfs)),
         record_path_(std::move(record_path)),
         token_file_(std::make_unique<TokenFile>(context_.token_file)),
+        renews_tokens_(renews_tokens),
         board_(search_.early_stopping, search_.metric.maximize, search_.metric.tag) {}
 
   // The record as an earlier attempt left it, or a new one.
@@ -140,6 +143,7 @@ class SweepController {
         log("the ResourceManager did not answer for 5 minutes: " + heard.error().message);
         return;
       }
+      if (tokens_died()) return;
       bool changed = follow_trials();
       changed = launch_trials() || changed;
       const int running = running_count();
@@ -366,6 +370,31 @@ class SweepController {
     }
   }
 
+  // Without a keytab, past the end of the submit's tokens the controller can
+  // no longer reach the ResourceManager or HDFS (nor can its trials): the
+  // sweep fails, said as what it is, rather than waiting on refusals.
+  bool tokens_died() {
+    if (renews_tokens_) return false;
+    const auto first = yarn::first_to_end(context_.delegation_tokens);
+    if (!first || std::chrono::system_clock::now() < first->ends) return false;
+    const auto ends_ms = std::chrono::duration_cast<std::chrono::milliseconds>(first->ends.time_since_epoch()).count();
+    record_.state = SweepState::failed;
+    record_.ended_ms = wall_clock_ms();
+    record_.diagnostics = "the sweep's delegation tokens expired at " + utc_minute(ends_ms) + " (" + first->kind +
+                          ", at the cluster's maximum lifetime): its controller can no longer submit trials, read "
+                          "their scalars or keep its record, and its trials lose HDFS too; submit the sweep with "
+                          "--principal and --keytab so that it gets new tokens in time";
+    for (auto& trial : record_.trials) {
+      if (trial.state != TrialState::waiting) continue;
+      trial.state = TrialState::failed;
+      trial.why = "never submitted: the sweep's delegation tokens had expired";
+      trial.ended_ms = record_.ended_ms;
+    }
+    log(record_.diagnostics);
+    (void)save();  // refused, most likely: YARN's diagnostics say it then
+    return true;
+  }
+
   // The ResourceManager as the controller reaches it: with its RM
   // delegation token on a Kerberos cluster (a container holds no ticket),
   // the newest one in its token file, else from the keytab's login.
@@ -434,6 +463,7 @@ class SweepController {
   yarn::WebHdfs hdfs_;
   std::string record_path_;
   std::unique_ptr<TokenFile> token_file_;
+  bool renews_tokens_;
   std::unique_ptr<yarn::ApplicationClient> client_;
   std::optional<yarn::Token> client_token_;
   RungBoard board_;
@@ -523,7 +553,7 @@ int run_sweep_controller() {
     refresher->start();
   }
   SweepController controller(*context, *configuration, std::move(*spec), std::move(*search), std::move(shape),
-                             std::move(*hdfs), record_path);
+                             std::move(*hdfs), record_path, *job_login);
   if (auto registered = (*scheduler)->register_master(context->host, 0, ""); !registered) {
     log("cannot register with the ResourceManager: " + registered.error().message);
     return 1;

@@ -48,8 +48,8 @@ Result<std::chrono::milliseconds> renew_interval(const yarn::HadoopConfiguration
 }  // namespace
 
 SystemClock::time_point next_refresh(const std::map<std::string, yarn::Token>& held,
-                                     std::optional<std::chrono::milliseconds> interval,
-                                     SystemClock::time_point got_at, std::chrono::milliseconds renewal_stops) {
+                                     std::optional<std::chrono::milliseconds> interval, SystemClock::time_point got_at,
+                                     std::chrono::milliseconds renewal_stops) {
   auto due = SystemClock::time_point::max();
   if (interval) due = got_at + std::chrono::duration_cast<SystemClock::duration>(*interval * safe_fraction);
   if (const auto first = yarn::first_to_end(held)) {

@@ -260,7 +260,8 @@ class LongJobs(unittest.TestCase):
     def test_a_keytab_sweep_submits_and_reads_its_trials_past_the_tokens_lifetime(self):
         """The controller logs in from the keytab and renews its tokens: it submits its second trial,
         reads its scalars and writes its record after the submit's tokens have died; each trial's
-        master renews its own. The keytab goes to application masters only, and leaves with the sweep."""
+        master renews its own. The keytab goes to application masters only, and leaves with the sweep.
+        The same sweep without a keytab fails when its tokens die, saying why."""
         started = time.time()
         output = "hdfs://" + self.base + "/sweep"
         # Trial 0 trains past the first lifetime; trial 1, started after it, for a minute.
@@ -287,6 +288,18 @@ class LongJobs(unittest.TestCase):
         staging = f"/user/{self.user}/.spindle"
         self.assertIn("spindle.keytab", webhdfs_list(f"{staging}/{sweep}", self.cache))
 
+        # Beside it, the same sweep without a keytab, its trials a minute each: warned at submit, and
+        # failed saying why once its tokens die, not left waiting on refusals.
+        plain = dict(spec, name="sweep-dies-with-its-tokens", output=output + "-plain")
+        plain["tasks"] = {"worker": {"memory": "512 MiB", "command": "sleep 60"}}
+        plain["sweep"] = dict(spec["sweep"], parameters={"interval": [20, 30, 40, 50, 60]})
+        submitted = run("sweep", "submit", "--json", self.write_spec(plain, "plain-sweep.json"), env=self.env)
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        self.assertRegex(submitted.stderr, r"warning: the job's delegation tokens end at \d{4}-\d\d-\d\d \d\d:\d\d UTC")
+        plain_sweep = json.loads(submitted.stdout)["sweep_id"]
+        plain_submitted = time.time()
+        self.addCleanup(run, "sweep", "kill", plain_sweep, env=self.env)
+
         deadline = time.time() + 3 * LIFETIME_S + 240
         status = {}
         while time.time() < deadline:
@@ -303,6 +316,21 @@ class LongJobs(unittest.TestCase):
         self.assertGreater(trials[1]["submitted_ms"] / 1000, started + LIFETIME_S, status)
         self.assertGreaterEqual(trials[1]["best"]["value"], 2, status)
         self.assertGreaterEqual(trials[0]["best"]["value"], LIFETIME_S // 30, status)
+
+        # The sweep without a keytab failed within a minute of its tokens' end, saying so.
+        deadline = plain_submitted + LIFETIME_S + 120
+        plain_status = {}
+        while time.time() < deadline:
+            shown = run("sweep", "status", "--json", plain_sweep, env=self.env)
+            if shown.returncode == 0:
+                plain_status = json.loads(shown.stdout)
+                if plain_status["state"] != "running":
+                    break
+            time.sleep(5)
+        self.assertEqual(plain_status.get("state"), "failed", plain_status)
+        self.assertIn("the sweep's delegation tokens expired at", plain_status["diagnostics"])
+        self.assertIn("--principal and --keytab", plain_status["diagnostics"])
+        self.assertLess(plain_status["ended_ms"] / 1000 - plain_submitted, LIFETIME_S + 60, plain_status)
 
         # The keytab was localized by application masters only: the controller's and each trial's.
         applications = [sweep] + [trial["application_id"] for trial in trials.values()]

@@ -3,8 +3,9 @@
 // What a job is told about the end of its delegation tokens: each token has
 // a maximum lifetime (seven days unless the cluster says otherwise) past
 // which no renewal keeps it, and then HDFS and the ResourceManager refuse
-// the job's tasks. Spindle cannot obtain new tokens for a running job yet,
-// so the submit, the status and the job's diagnosis say when that comes.
+// the job's tasks. Without a keytab Spindle cannot obtain new tokens for a
+// running job, so the submit, the status and the job's diagnosis say when
+// that comes.
 
 #include <chrono>
 #include <cstdint>
