@@ -71,6 +71,19 @@ class LongJobs(unittest.TestCase):
             json.dump(spec, out)
         return path
 
+    def sweep_end(self, sweep, deadline):
+        """The sweep's status once it has ended, or as it is at the deadline (asked at least once)."""
+        status = {}
+        while True:
+            shown = run("sweep", "status", "--json", sweep, env=self.env)
+            if shown.returncode == 0:
+                status = json.loads(shown.stdout)
+                if status["state"] != "running":
+                    return status
+            if time.time() > deadline:
+                return status
+            time.sleep(5)
+
     def status(self, application):
         shown = run("status", application, "--json", env=self.env)
         return json.loads(shown.stdout).get("job") if shown.returncode == 0 else None
@@ -300,15 +313,7 @@ class LongJobs(unittest.TestCase):
         plain_submitted = time.time()
         self.addCleanup(run, "sweep", "kill", plain_sweep, env=self.env)
 
-        deadline = time.time() + 3 * LIFETIME_S + 240
-        status = {}
-        while time.time() < deadline:
-            shown = run("sweep", "status", "--json", sweep, env=self.env)
-            if shown.returncode == 0:
-                status = json.loads(shown.stdout)
-                if status["state"] != "running":
-                    break
-            time.sleep(5)
+        status = self.sweep_end(sweep, time.time() + 3 * LIFETIME_S + 240)
         self.assertEqual(status.get("state"), "succeeded", status)
         trials = {trial["trial"]: trial for trial in status["trials"]}
         self.assertEqual({trial["state"] for trial in trials.values()}, {"succeeded"}, status)
@@ -318,15 +323,7 @@ class LongJobs(unittest.TestCase):
         self.assertGreaterEqual(trials[0]["best"]["value"], LIFETIME_S // 30, status)
 
         # The sweep without a keytab failed within a minute of its tokens' end, saying so.
-        deadline = plain_submitted + LIFETIME_S + 120
-        plain_status = {}
-        while time.time() < deadline:
-            shown = run("sweep", "status", "--json", plain_sweep, env=self.env)
-            if shown.returncode == 0:
-                plain_status = json.loads(shown.stdout)
-                if plain_status["state"] != "running":
-                    break
-            time.sleep(5)
+        plain_status = self.sweep_end(plain_sweep, plain_submitted + LIFETIME_S + 120)
         self.assertEqual(plain_status.get("state"), "failed", plain_status)
         self.assertIn("the sweep's delegation tokens expired at", plain_status["diagnostics"])
         self.assertIn("--principal and --keytab", plain_status["diagnostics"])
