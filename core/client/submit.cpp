@@ -9,12 +9,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "client/container_binary.h"
 #include "client/output_check.h"
@@ -206,27 +203,6 @@ Result<std::optional<TrackingRunEntry>, SubmitError> open_tracking_run(
   }
   progress("warning: the job runs without an MLflow run: " + run.error().message);
   return std::optional<TrackingRunEntry>();
-}
-
-// MLflow's own credential variables of this shell, for a sweep's
-// controller; "" when there are none.
-Result<std::string> mlflow_credentials_for_controller() {
-  nlohmann::json carried = nlohmann::json::object();
-  for (const char* name : {"MLFLOW_TRACKING_TOKEN", "MLFLOW_TRACKING_USERNAME", "MLFLOW_TRACKING_PASSWORD"}) {
-    if (const char* value = std::getenv(name); value && *value) carried[name] = value;
-  }
-  if (const char* bundle = std::getenv("MLFLOW_TRACKING_SERVER_CERT_PATH"); bundle && *bundle) {
-    std::ifstream in(bundle, std::ios::binary);
-    std::ostringstream pem;
-    pem << in.rdbuf();
-    if (!in || pem.str().find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
-      return make_error(std::string("MLFLOW_TRACKING_SERVER_CERT_PATH names ") + bundle +
-                        ", which is not a readable file of PEM certificates; the sweep's controller needs the CA "
-                        "bundle of the MLflow server to record its trials");
-    }
-    carried["MLFLOW_TRACKING_SERVER_CERT"] = pem.str();
-  }
-  return carried.empty() ? std::string() : carried.dump();
 }
 
 }  // namespace
@@ -484,7 +460,7 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
     credentials.secrets[container_contract::sweep_search_alias] = options.sweep_search_json;
     // The controller makes and ends the trials' runs, long after this shell is gone.
     if (*tracking) {
-      auto carried = mlflow_credentials_for_controller();
+      auto carried = carried_mlflow_credentials();
       if (!carried) return fail(bad_input(carried.error().message));
       if (!carried->empty()) credentials.secrets[container_contract::sweep_mlflow_credentials_alias] = *carried;
     }

@@ -506,7 +506,7 @@ int run_sweep_controller() {
       carried != credentials->secrets.end()) {
     std::error_code here_error;
     const auto here = std::filesystem::current_path(here_error);
-    if (auto used = use_mlflow_credentials(carried->second, here.string()); !used) {
+    if (auto used = client::use_carried_mlflow_credentials(carried->second, here.string()); !used) {
       log("MLflow: " + used.error().message);
     }
   }

@@ -2,48 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 
 #include "spindle/core/clock.h"
 
 namespace spindle::container {
 namespace {
 
-// MLflow's limit on one tag's value.
-constexpr std::size_t max_tag_value = 8000;
-
-std::string clipped(std::string value) {
-  if (value.size() > max_tag_value) value.resize(max_tag_value);
-  return value;
-}
-
 std::string run_name(const SweepRecord& record, const TrialRecord& trial) {
   return record.name + "-trial-" + std::to_string(trial.parameters.index);
 }
 
 }  // namespace
-
-Result<void> use_mlflow_credentials(const std::string& carried_json, const std::string& directory) {
-  const auto carried = nlohmann::json::parse(carried_json, nullptr, false);
-  if (carried.is_discarded() || !carried.is_object()) {
-    return make_error("the MLflow credentials the sweep carried are not a JSON object; submit the sweep again");
-  }
-  for (const char* name : {"MLFLOW_TRACKING_TOKEN", "MLFLOW_TRACKING_USERNAME", "MLFLOW_TRACKING_PASSWORD"}) {
-    if (const auto found = carried.find(name); found != carried.end() && found->is_string()) {
-      ::setenv(name, found->get<std::string>().c_str(), 1);
-    }
-  }
-  if (const auto pem = carried.find("MLFLOW_TRACKING_SERVER_CERT"); pem != carried.end() && pem->is_string()) {
-    const auto path = std::filesystem::path(directory) / "mlflow-ca.pem";
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << pem->get<std::string>();
-    if (!out.flush()) return make_error("the MLflow server's CA bundle cannot be written to " + path.string());
-    ::setenv("MLFLOW_TRACKING_SERVER_CERT_PATH", path.c_str(), 1);
-  }
-  return {};
-}
 
 std::string trial_run_status(TrialState state) {
   switch (state) {
@@ -122,7 +91,7 @@ void SweepTracking::close_trial(TrialRecord& trial, const std::vector<client::Me
                        static_cast<double>(std::max<std::int64_t>(ended - trial.submitted_ms, 0)) / 1000, ended, 0});
   }
   client::MlflowPairs tags = {{"spindle.final_state", std::string(to_string(trial.state))}};
-  if (!trial.why.empty()) tags.emplace_back("spindle.diagnostics", clipped(trial.why));
+  if (!trial.why.empty()) tags.emplace_back("spindle.diagnostics", client::mlflow_tag_value(trial.why));
   const auto name = "trial " + std::to_string(trial.parameters.index);
   if (auto logged = client_.log_batch(trial.mlflow_run_id, {}, tags, metrics); !logged) {
     log_("MLflow: " + name + "'s run did not get its scalars; tried again next time: " + logged.error().message);
@@ -145,7 +114,8 @@ void SweepTracking::close_sweep(SweepRecord& record) {
     metrics.push_back({key, static_cast<double>(record.count(state)), ended, 0});
   }
   client::MlflowPairs tags = {{"spindle.final_state", std::string(to_string(record.state))}};
-  if (!record.diagnostics.empty()) tags.emplace_back("spindle.diagnostics", clipped(record.diagnostics));
+  if (!record.diagnostics.empty())
+    tags.emplace_back("spindle.diagnostics", client::mlflow_tag_value(record.diagnostics));
   const auto metric = record.metric();
   if (const auto* best = record.best_trial(); best && std::isfinite(best->best->value)) {
     metrics.push_back(

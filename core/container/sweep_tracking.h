@@ -12,12 +12,6 @@
 
 namespace spindle::container {
 
-// Puts the MLflow credentials the submitting shell carried to the
-// controller (container_contract::sweep_mlflow_credentials_alias) in this
-// process's environment, where MlflowClient reads them; a CA bundle is
-// written to `directory` first. An error says what is wrong with them.
-Result<void> use_mlflow_credentials(const std::string& carried_json, const std::string& directory);
-
 // A sweep's runs in MLflow (docs/mlflow.md, "Sweeps"): the parent, opened
 // at submit, gets the search as parameters; each trial gets a child run
 // before it is submitted, tagged with MLflow's mlflow.parentRunId, with the

@@ -140,6 +140,14 @@ class Browser:
             self.run("return location.hash")), seconds)
         return hash_.split("/")[2]
 
+    def both_themes(self, name):
+        """A screenshot in the light theme and one in the dark, switched with the page's own button."""
+        for theme in ("light", "dark"):
+            if self.run("return document.documentElement.dataset.theme") != theme:
+                self.run("document.getElementById('theme').click()")
+                time.sleep(0.5)
+            self.screenshot("%s-%s" % (name, theme))
+
     def screenshot(self, name):
         png = base64.b64decode(self.session_call("GET", "/screenshot"))
         os.makedirs(SCREENSHOTS, exist_ok=True)
@@ -280,7 +288,13 @@ class DashboardInBrowser(unittest.TestCase):
                 self.assertIn("learning_rate\t%s\t%s" % (rates[0], rates[2]), compared)
                 self.assertEqual(browser.run(
                     "return document.querySelectorAll('[data-chart=sweep] .u-legend .u-series').length"), 3)
-                self.both_themes(browser, "sweep")
+                # Pictures of a chart with a few points of each trial, and the best trial named.
+                wait_for("a few points of every trial", lambda: (lambda series: len(series) == 3 and all(
+                    len(points) >= 3 for points in series.values()))(self.api("sweeps/" + sweep)[1]["series"]),
+                    120, 1)
+                wait_for("the page to name the best trial", lambda: browser.run(
+                    "return document.getElementById('best').textContent") != "\u2014", 30, 1)
+                browser.both_themes("sweep")
                 # Trial 1 stopped from the page ends as stopped by the sweep; the others run on.
                 browser.run("window.confirm = () => true; document.getElementById('stop-1').click()")
                 wait_for("trial 1 stopped", lambda: rows()[1] == "stopped by the sweep", 120, 1)
@@ -323,7 +337,7 @@ class DashboardInBrowser(unittest.TestCase):
             browser.choose_file("#attach-0", script)
             wait_for("the file attached", lambda: "attached: attached.py" in browser.run(
                 "return document.getElementById('attachments').innerText"), 30)
-            self.both_themes(browser, "submit-attached")
+            browser.both_themes("submit-attached")
             job = browser.submit_for_job(120)
         finally:
             browser.close()
@@ -397,13 +411,6 @@ class DashboardInBrowser(unittest.TestCase):
     def wait_page(self, browser, view):
         wait_for("the %s page" % view, lambda: browser.run("return document.body.dataset.ready") == view, 60)
 
-    def both_themes(self, browser, name):
-        for theme in ("light", "dark"):
-            if browser.run("return document.documentElement.dataset.theme") != theme:
-                browser.run("document.getElementById('theme').click()")
-                time.sleep(0.5)
-            browser.screenshot("%s-%s" % (name, theme))
-
     def run_job_in(self, browser):
         browser.open(self.url)
         self.wait_page(browser, "jobs")
@@ -414,7 +421,7 @@ class DashboardInBrowser(unittest.TestCase):
         print("first load: %d bytes in %.0f ms" % (loaded[0], loaded[1]))
         # The token went into a cookie; the address no longer carries it.
         self.assertNotIn("token=", browser.run("return location.href"))
-        self.both_themes(browser, "jobs")
+        browser.both_themes("jobs")
 
         # Submit: the spec is checked beside the text, then submitted.
         spec = SPEC.format(source=SOURCE, output=os.path.join(self.directory, "output"))
@@ -430,7 +437,7 @@ class DashboardInBrowser(unittest.TestCase):
         wait_for("the spec judged valid", lambda: browser.run("return !!document.getElementById('valid')"), 60)
         fit = browser.run("return document.getElementById('verdict').innerText")
         self.assertIn("chief: fits now", fit)
-        self.both_themes(browser, "submit")
+        browser.both_themes("submit")
         browser.run("document.getElementById('submit').click()")
         hash_ = wait_for("the job's page", lambda: (lambda h: h.startswith("#/job/") and h)(
             browser.run("return location.hash")), 120)
@@ -475,7 +482,7 @@ class DashboardInBrowser(unittest.TestCase):
             if key.endswith("=running"):
                 print("live update: %s shown %.2f s after the application master said so" %
                       (key, seen[key] - direct[key]))
-        self.both_themes(browser, "job")
+        browser.both_themes("job")
 
         # Follow the chief's log.
         browser.open(self.base + "/#/job/%s/logs/chief:0" % job)
@@ -484,7 +491,7 @@ class DashboardInBrowser(unittest.TestCase):
                     "choice.dispatchEvent(new Event('change'))")
         wait_for("the chief's log line", lambda: "dashboard-log-line" in (
             browser.run("return document.getElementById('log').textContent") or ""), 120)
-        self.both_themes(browser, "logs")
+        browser.both_themes("logs")
 
         # Charts hold what TensorBoard reads, point for point.
         browser.open(self.base + "/#/job/%s/charts" % job)
@@ -522,7 +529,7 @@ class DashboardInBrowser(unittest.TestCase):
             "!!document.querySelector('.chart[data-chart=cpu] canvas')"), 120, every=1)
         drawn = browser.run("return document.querySelectorAll('.chart canvas').length")
         self.assertGreaterEqual(drawn, 4)
-        self.both_themes(browser, "charts")
+        browser.both_themes("charts")
 
         # TensorBoard inside the page, through the same server.
         browser.open(self.base + "/#/job/%s/tensorboard" % job)
@@ -532,14 +539,14 @@ class DashboardInBrowser(unittest.TestCase):
             "return !!(frame && frame.contentDocument && frame.contentDocument.querySelector('tf-tensorboard, tb-webapp'))"),
             120, every=1)
         time.sleep(3)
-        self.both_themes(browser, "tensorboard")
+        browser.both_themes("tensorboard")
 
         # The cluster view.
         browser.open(self.base + "/#/cluster")
         self.wait_page(browser, "cluster")
         nodes = browser.run("return document.querySelectorAll('#nodes tr[data-node]').length")
         self.assertGreaterEqual(nodes, 2)
-        self.both_themes(browser, "cluster")
+        browser.both_themes("cluster")
 
         # German.
         browser.run("document.getElementById('language').click()")

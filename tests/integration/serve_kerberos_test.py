@@ -228,7 +228,7 @@ class ServeKerberos(unittest.TestCase):
             browser.run("document.getElementById('kerberos-login').open = true;"
                         "document.getElementById('keytab-principal').value = 'trainer@EXAMPLE.COM'")
             browser.choose_file("#keytab-file", trainer_keytab)
-            browser.screenshot("submit-keytab")
+            browser.both_themes("submit-keytab")
             application = browser.submit_for_job(180)
         finally:
             browser.close()

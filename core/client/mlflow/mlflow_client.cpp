@@ -1,8 +1,10 @@
 #include "spindle/client/mlflow_client.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -27,7 +29,65 @@ json pairs_json(const MlflowPairs& pairs) {
   return list;
 }
 
+// MLflow's own variables for credentials, besides the CA bundle.
+constexpr std::array<const char*, 3> credential_variables{"MLFLOW_TRACKING_TOKEN", "MLFLOW_TRACKING_USERNAME",
+                                                          "MLFLOW_TRACKING_PASSWORD"};
+// The key of the CA bundle's text in carried credentials.
+constexpr const char* carried_ca_key = "MLFLOW_TRACKING_SERVER_CERT";
+
+// The PEM text of the CA bundle `path` names, or a sentence saying what is wrong with it.
+Result<std::string> read_ca_bundle(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream pem;
+  pem << in.rdbuf();
+  if (!in || pem.str().find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+    return make_error("MLFLOW_TRACKING_SERVER_CERT_PATH names " + path +
+                      ", which is not a readable file of PEM certificates; point it at the CA bundle the MLflow "
+                      "server's certificate is signed by");
+  }
+  return pem.str();
+}
+
 }  // namespace
+
+std::string mlflow_tag_value(std::string value) {
+  constexpr std::size_t max_tag_value = 8000;
+  if (value.size() > max_tag_value) value.resize(max_tag_value);
+  return value;
+}
+
+Result<std::string> carried_mlflow_credentials() {
+  json carried = json::object();
+  for (const char* name : credential_variables) {
+    if (auto value = environment(name); !value.empty()) carried[name] = value;
+  }
+  if (auto bundle = environment("MLFLOW_TRACKING_SERVER_CERT_PATH"); !bundle.empty()) {
+    auto pem = read_ca_bundle(bundle);
+    if (!pem) return pem.error();
+    carried[carried_ca_key] = std::move(*pem);
+  }
+  return carried.empty() ? std::string() : carried.dump();
+}
+
+Result<void> use_carried_mlflow_credentials(const std::string& carried_text, const std::string& directory) {
+  const auto carried = json::parse(carried_text, nullptr, false);
+  if (carried.is_discarded() || !carried.is_object()) {
+    return make_error("the MLflow credentials carried here are not a JSON object; submit again");
+  }
+  for (const char* name : credential_variables) {
+    if (const auto found = carried.find(name); found != carried.end() && found->is_string()) {
+      ::setenv(name, found->get<std::string>().c_str(), 1);
+    }
+  }
+  if (const auto pem = carried.find(carried_ca_key); pem != carried.end() && pem->is_string()) {
+    const auto path = std::filesystem::path(directory) / "mlflow-ca.pem";
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << pem->get<std::string>();
+    if (!out.flush()) return make_error("the MLflow server's CA bundle cannot be written to " + path.string());
+    ::setenv("MLFLOW_TRACKING_SERVER_CERT_PATH", path.c_str(), 1);
+  }
+  return {};
+}
 
 std::string metric_key(const std::string& run, const std::string& tag) {
   std::string key = run.empty() || run == "." ? tag : run + "/" + tag;
@@ -80,15 +140,10 @@ MlflowClient::MlflowClient(std::string tracking_uri)
     connection_->authorization = "Basic " + base64_encode(user + ":" + environment("MLFLOW_TRACKING_PASSWORD"));
   }
   if (auto bundle = environment("MLFLOW_TRACKING_SERVER_CERT_PATH"); !bundle.empty()) {
-    std::ifstream in(bundle, std::ios::binary);
-    std::ostringstream pem;
-    pem << in.rdbuf();
-    if (!in || pem.str().find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
-      connection_->trust_problem = "MLFLOW_TRACKING_SERVER_CERT_PATH names " + bundle +
-                                   ", which is not a readable file of PEM certificates; point it at the CA "
-                                   "bundle the MLflow server's certificate is signed by";
+    if (auto pem = read_ca_bundle(bundle)) {
+      connection_->trust = std::make_shared<const yarn::WebTrust>(yarn::WebTrust{std::move(*pem), bundle});
     } else {
-      connection_->trust = std::make_shared<const yarn::WebTrust>(yarn::WebTrust{pem.str(), bundle});
+      connection_->trust_problem = pem.error().message;
     }
   }
 }

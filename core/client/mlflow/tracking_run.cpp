@@ -13,9 +13,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// MLflow's limit on one tag's value.
-constexpr std::size_t max_tag_value = 8000;
-
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value ? value : "";
@@ -27,11 +24,6 @@ bool looks_secret(std::string_view variable) {
     if (name.find(word) != std::string::npos) return true;
   }
   return false;
-}
-
-std::string clipped(std::string value, std::size_t limit) {
-  if (value.size() > limit) value.resize(limit);
-  return value;
 }
 
 // What the run records of the job's end.
@@ -134,8 +126,7 @@ Result<TrackingRunEntry> start_tracking_run(const JobSpec& spec, const MlflowTar
 
 void abandon_tracking_run(const TrackingRunEntry& run, const std::string& why) {
   MlflowClient client(run.tracking_uri);
-  const MlflowPairs tags = {{"spindle.final_state", "not submitted"},
-                            {"spindle.diagnostics", clipped(why, max_tag_value)}};
+  const MlflowPairs tags = {{"spindle.final_state", "not submitted"}, {"spindle.diagnostics", mlflow_tag_value(why)}};
   for (const auto& [task, child] : run.task_runs) {
     (void)client.log_batch(child, {}, tags, {});
     (void)client.end_run(child, "FAILED", wall_clock_ms());
@@ -185,8 +176,8 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
       {"spindle.duration_seconds", static_cast<double>(std::max<std::int64_t>(finished - started, 0)) / 1000, at, 0});
   metrics.push_back({"spindle.restarts", static_cast<double>(restarts), at, 0});
   MlflowPairs tags = {{"spindle.final_state", entry.state}};
-  if (!entry.diagnostics.empty()) tags.emplace_back("spindle.diagnostics", clipped(entry.diagnostics, max_tag_value));
-  if (!scalars_problem.empty()) tags.emplace_back("spindle.scalars_problem", clipped(scalars_problem, max_tag_value));
+  if (!entry.diagnostics.empty()) tags.emplace_back("spindle.diagnostics", mlflow_tag_value(entry.diagnostics));
+  if (!scalars_problem.empty()) tags.emplace_back("spindle.scalars_problem", mlflow_tag_value(scalars_problem));
   if (!entry.tracking_url.empty()) tags.emplace_back("spindle.tracking_url", entry.tracking_url);
 
   MlflowClient client((*run)->tracking_uri);
@@ -202,7 +193,7 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
     if (known != tasks.end()) {
       task_metrics.push_back({"spindle.restarts", static_cast<double>(known->second.restarts), at, 0});
       if (!known->second.exit_description.empty()) {
-        task_tags.emplace_back("spindle.diagnostics", clipped(known->second.exit_description, max_tag_value));
+        task_tags.emplace_back("spindle.diagnostics", mlflow_tag_value(known->second.exit_description));
       }
     }
     if (auto logged = client.log_batch(child, {}, task_tags, task_metrics); !logged) return logged.error();

@@ -43,6 +43,17 @@ Result<void> write_whole(const fs::path& path, const std::string& bytes) {
   return {};
 }
 
+// A new directory under the temporary one that only this server's user can
+// read (mkdtemp makes it so), for what a submit sent.
+Result<fs::path> private_directory(const std::string& prefix, const std::string& what) {
+  std::string pattern = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (!::mkdtemp(pattern.data())) {
+    return make_error("The server cannot make a directory for the " + what + " sent with the submit in " +
+                      fs::temp_directory_path().string() + ": " + std::strerror(errno));
+  }
+  return fs::path(pattern);
+}
+
 }  // namespace
 
 std::vector<MissingFile> local_files_not_here(const JobSpec& spec) {
@@ -69,13 +80,9 @@ Result<std::unique_ptr<UploadedFiles>> UploadedFiles::place(JobSpec& spec, const
     }
     targets.push_back(file);
   }
-  std::string pattern = (fs::temp_directory_path() / "spindle-serve-upload-XXXXXX").string();
-  // mkdtemp makes it readable by this user alone.
-  if (!::mkdtemp(pattern.data())) {
-    return make_error("The server cannot make a directory for the files sent with the submit in " +
-                      fs::temp_directory_path().string() + ": " + std::strerror(errno));
-  }
-  std::unique_ptr<UploadedFiles> placed(new UploadedFiles(pattern));
+  auto directory = private_directory("spindle-serve-upload-", "files");
+  if (!directory) return directory.error();
+  std::unique_ptr<UploadedFiles> placed(new UploadedFiles(std::move(*directory)));
   for (std::size_t i = 0; i < uploads.size(); ++i) {
     // A directory per file keeps its own file name, whose extension says how an archive unpacks.
     const auto directory = placed->directory_ / std::to_string(i);
@@ -102,12 +109,9 @@ Result<std::unique_ptr<UploadedFiles>> UploadedFiles::place(JobSpec& spec, const
 }
 
 Result<std::unique_ptr<UploadedFiles>> UploadedFiles::place_keytab(JobSpec& spec, const UploadedKeytab& keytab) {
-  std::string pattern = (fs::temp_directory_path() / "spindle-serve-keytab-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) {
-    return make_error("The server cannot make a directory for the keytab sent with the submit in " +
-                      fs::temp_directory_path().string() + ": " + std::strerror(errno));
-  }
-  std::unique_ptr<UploadedFiles> placed(new UploadedFiles(pattern));
+  auto directory = private_directory("spindle-serve-keytab-", "keytab");
+  if (!directory) return directory.error();
+  std::unique_ptr<UploadedFiles> placed(new UploadedFiles(std::move(*directory)));
   const auto path = placed->directory_ / "job.keytab";
   if (auto written = write_whole(path, keytab.bytes); !written) {
     return make_error("The server cannot keep the keytab sent with the submit: " + written.error().message);

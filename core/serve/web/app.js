@@ -451,7 +451,8 @@
       render();
     };
     // A sweep lives in HDFS, not in the server's live updates: the page asks again every few seconds.
-    return { page, refresh, every: 3000 };
+    // A new theme redraws the chart (it takes its colours when drawn), keeping the ticked trials.
+    return { page, refresh, every: 3000, restyle: () => { if (sweep) drawChart(); } };
   };
 
   // ---- Cluster ----
@@ -668,7 +669,8 @@
     store.setItem("spindle.theme", theme);
     applyLook();
     // Charts take their colours when drawn; everything else follows the style sheet.
-    if (route.view === "job" && route.tab === "charts") show();
+    if (view && view.restyle) view.restyle();
+    else if (route.view === "job" && route.tab === "charts") show();
   });
   document.getElementById("language").addEventListener("click", () => {
     language = language === "de" ? "en" : "de";

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,6 +13,7 @@
 #include <set>
 
 #include "client/mlflow/mlflow_answers.h"
+#include "spindle/client/mlflow_client.h"
 #include "spindle/core/spec_parser.h"
 
 namespace spindle::client {
@@ -72,6 +76,52 @@ TEST(MetricKey, RunAndTagAreJoinedAndWhatMlflowRefusesIsReplaced) {
   EXPECT_EQ(metric_key("", "epoch_loss"), "epoch_loss");
   EXPECT_EQ(metric_key("eval/worker-1", "top-5 acc"), "eval/worker-1/top-5 acc");
   EXPECT_EQ(metric_key("train", "loss:0@x"), "train/loss_0_x");
+}
+
+TEST(CarriedCredentials, WhatTheShellHoldsReachesAnotherProcessAndABadBundleIsSaid) {
+  const auto directory = std::filesystem::temp_directory_path() / ("spindle-carried-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(directory);
+  const auto bundle = (directory / "ca.pem").string();
+  std::ofstream(bundle) << "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+  std::string carried;
+  {
+    ScopedVariable token("MLFLOW_TRACKING_TOKEN", "t0ken");
+    ScopedVariable user("MLFLOW_TRACKING_USERNAME", nullptr);
+    ScopedVariable password("MLFLOW_TRACKING_PASSWORD", nullptr);
+    ScopedVariable ca("MLFLOW_TRACKING_SERVER_CERT_PATH", bundle.c_str());
+    auto made = carried_mlflow_credentials();
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    carried = *made;
+  }
+  {
+    // The other process: nothing of its own, the carried credentials put in place.
+    ScopedVariable token("MLFLOW_TRACKING_TOKEN", nullptr);
+    ScopedVariable ca("MLFLOW_TRACKING_SERVER_CERT_PATH", nullptr);
+    const auto elsewhere = directory / "container";
+    std::filesystem::create_directories(elsewhere);
+    ASSERT_TRUE(use_carried_mlflow_credentials(carried, elsewhere.string()).ok());
+    EXPECT_STREQ(::getenv("MLFLOW_TRACKING_TOKEN"), "t0ken");
+    const std::string written = ::getenv("MLFLOW_TRACKING_SERVER_CERT_PATH");
+    EXPECT_EQ(written, (elsewhere / "mlflow-ca.pem").string());
+    std::ifstream in(written);
+    std::string first;
+    std::getline(in, first);
+    EXPECT_EQ(first, "-----BEGIN CERTIFICATE-----");
+    EXPECT_FALSE(use_carried_mlflow_credentials("[1]", elsewhere.string()).ok());
+  }
+  {
+    ScopedVariable token("MLFLOW_TRACKING_TOKEN", nullptr);
+    ScopedVariable user("MLFLOW_TRACKING_USERNAME", nullptr);
+    ScopedVariable ca("MLFLOW_TRACKING_SERVER_CERT_PATH", nullptr);
+    auto none = carried_mlflow_credentials();
+    ASSERT_TRUE(none.ok());
+    EXPECT_EQ(*none, "");
+    ScopedVariable bad("MLFLOW_TRACKING_SERVER_CERT_PATH", (directory / "missing.pem").c_str());
+    auto refused = carried_mlflow_credentials();
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("is not a readable file of PEM certificates"), std::string::npos);
+  }
+  std::filesystem::remove_all(directory);
 }
 
 TEST(MlflowTarget, NothingIsTrackedUnlessTheSpecOrTheShellAsks) {

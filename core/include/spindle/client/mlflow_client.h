@@ -40,6 +40,20 @@ std::string metric_key(const std::string& run, const std::string& tag);
 void flatten_parameters(const nlohmann::ordered_json& value, const std::string& key, MlflowPairs& out,
                         const std::function<bool(const std::string&, const std::string&)>& hidden = {});
 
+// A tag's value within MLflow's limit (8,000 characters).
+std::string mlflow_tag_value(std::string value);
+
+// MLflow's credentials of this process (MLFLOW_TRACKING_TOKEN, or
+// MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD, and the CA bundle
+// MLFLOW_TRACKING_SERVER_CERT_PATH names, as its text) as JSON, for a
+// process elsewhere that records runs for this one (a sweep's controller);
+// "" when there are none.
+Result<std::string> carried_mlflow_credentials();
+// Puts credentials carried_mlflow_credentials() wrote into this process's
+// environment, where MlflowClient reads them; a CA bundle is written to
+// `directory` first.
+Result<void> use_carried_mlflow_credentials(const std::string& carried, const std::string& directory);
+
 // One tracking server. Credentials come from MLflow's own variables:
 // MLFLOW_TRACKING_TOKEN (bearer), or MLFLOW_TRACKING_USERNAME and
 // MLFLOW_TRACKING_PASSWORD (basic); MLFLOW_TRACKING_SERVER_CERT_PATH names
