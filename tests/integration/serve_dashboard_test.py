@@ -292,8 +292,9 @@ class DashboardInBrowser(unittest.TestCase):
                 wait_for("a few points of every trial", lambda: (lambda series: len(series) == 3 and all(
                     len(points) >= 3 for points in series.values()))(self.api("sweeps/" + sweep)[1]["series"]),
                     120, 1)
-                wait_for("the page to name the best trial", lambda: browser.run(
-                    "return document.getElementById('best').textContent") != "\u2014", 30, 1)
+                wait_for("the page to name the best trial and chart both ticked trials", lambda: browser.run(
+                    "return document.getElementById('best').textContent") != "\u2014" and browser.run(
+                    "return document.querySelector('[data-chart=sweep]').dataset.drawn") == "2", 30, 1)
                 browser.both_themes("sweep")
                 # Trial 1 stopped from the page ends as stopped by the sweep; the others run on.
                 browser.run("window.confirm = () => true; document.getElementById('stop-1').click()")

@@ -378,7 +378,10 @@
         return;
       }
       const colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
-      const box = el("div", { class: "chart wide", "data-chart": "sweep" }, el("h3", {}, sweep.metric + " (" + sweep.goal + ")"));
+      // How many trials the chart has points of, for whoever waits for them (the page's tests).
+      const drawn = shown.filter((t) => sweep.series[String(t.trial)].length > 0).length;
+      const box = el("div", { class: "chart wide", "data-chart": "sweep", "data-drawn": String(drawn) },
+                     el("h3", {}, sweep.metric + " (" + sweep.goal + ")"));
       chartBox.replaceChildren(box);
       const width = Math.max(320, document.getElementById("view").clientWidth - 64);
       chart = new window.uPlot({
