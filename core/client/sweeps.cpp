@@ -244,7 +244,7 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
   }
   const auto tracking_problems = end_tracking_runs(*record);
   if (const auto now = to_json(*record); now != as_read) {
-    if (auto written = hdfs->write(path, now, true); !written) {
+    if (auto written = hdfs->write_whole(path, now); !written) {
       return make_error("the sweep was killed, but its record could not be updated: " + written.error().message);
     }
   }

@@ -187,7 +187,7 @@ class SweepController {
   }
 
   Result<void> save() {
-    auto written = hdfs_.write(record_path_, to_json(record_), true);
+    auto written = hdfs_.write_whole(record_path_, to_json(record_));
     if (!written) log("the sweep's record could not be written to " + record_path_ + ": " + written.error().message);
     return written;
   }

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -52,6 +53,42 @@ TEST(WebHdfs, FilesAndDirectoriesRoundTrip) {
   EXPECT_EQ(fs.uri("/x/y").rfind("hdfs://", 0), 0u);
   EXPECT_TRUE(*fs.remove(base, true));
   EXPECT_FALSE(*fs.exists(base));
+}
+
+TEST(WebHdfs, AFileWrittenWholeIsReadOldOrNewNeverPartly) {
+  WebHdfs fs = hdfs();
+  const auto path = base + "-whole/record.json";
+  const auto version = [](int n) { return std::string(256 * 1024, static_cast<char>('a' + n % 26)); };
+  ASSERT_TRUE(fs.write_whole(path, version(0)).ok());
+  std::atomic<bool> writing{true};
+  std::string write_problem;
+  std::thread writer([&] {
+    for (int n = 1; n <= 15 && write_problem.empty(); ++n) {
+      if (auto written = fs.write_whole(path, version(n)); !written) write_problem = written.error().message;
+    }
+    writing = false;
+  });
+  WebHdfs reader = hdfs();
+  int reads = 0;
+  std::string bad_read;
+  while (writing && bad_read.empty()) {
+    auto text = reader.read_all(path);
+    ++reads;
+    if (!text) {
+      bad_read = text.error().message;
+    } else if (text->size() != 256 * 1024 || text->find_first_not_of(text->front()) != std::string::npos) {
+      bad_read = "a read of " + std::to_string(text->size()) + " bytes that is no whole version";
+    }
+  }
+  writer.join();
+  EXPECT_EQ(write_problem, "");
+  EXPECT_EQ(bad_read, "") << "after " << reads << " reads";
+  EXPECT_GT(reads, 1);
+  EXPECT_EQ(*fs.read_all(path), version(15));
+  auto entries = fs.list(base + "-whole");
+  ASSERT_TRUE(entries.ok()) << entries.error().message;
+  EXPECT_EQ(entries->size(), 1u) << "nothing is left beside the file";
+  EXPECT_TRUE(*fs.remove(base + "-whole", true));
 }
 
 TEST(WebHdfs, ProblemsAreSentences) {

@@ -429,6 +429,15 @@ Result<void> WebHdfs::replace(const std::string& from, const std::string& to) {
   return {};
 }
 
+Result<void> WebHdfs::write_whole(const std::string& path, std::string_view data) {
+  const auto slash = path.rfind('/');
+  const auto beside = path.substr(0, slash + 1) + "." + path.substr(slash + 1) + ".writing";
+  if (auto written = write(beside, data, true); !written) return written;
+  auto replaced = replace(beside, path);
+  if (!replaced) (void)remove(beside, false);
+  return replaced;
+}
+
 Result<void> WebHdfs::append(const std::string& path, std::string_view data) {
   auto offset = std::make_shared<std::size_t>(0);
   return append(
