@@ -269,6 +269,8 @@ class SweepController {
     }
     auto& scalars = *found->second;
     for (const auto& problem : scalars.poll()) log("trial " + std::to_string(trial.parameters.index) + ": " + problem);
+    // Its MLflow run charts the trial as it trains, not only once it ended.
+    if (tracking_) tracking_->send_scalars(trial, scalars.all_points());
     const auto& samples = scalars.samples();
     if (samples.empty()) return false;
     const auto best = best_sample(samples, search_.metric.maximize);

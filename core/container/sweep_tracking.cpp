@@ -76,15 +76,37 @@ bool SweepTracking::open_trial(const SweepRecord& record, TrialRecord& trial) {
   return true;
 }
 
+void SweepTracking::send_scalars(const TrialRecord& trial, const std::vector<client::MetricPoint>& points) {
+  if (trial.mlflow_run_id.empty() || trial.mlflow_closed) return;
+  auto& sent = sent_[trial.parameters.index];
+  if (sent.points >= points.size()) return;
+  std::vector<client::MlflowMetric> metrics;
+  for (auto point = points.begin() + static_cast<std::ptrdiff_t>(sent.points); point != points.end(); ++point) {
+    // JSON has no NaN or infinity, and MLflow takes none.
+    if (!std::isfinite(point->value)) continue;
+    metrics.push_back({client::metric_key(point->run, point->tag), point->value,
+                       static_cast<std::int64_t>(std::llround(point->wall_time * 1000)), point->step});
+  }
+  const auto name = "trial " + std::to_string(trial.parameters.index);
+  if (auto logged = metrics.empty() ? Result<void>() : client_.log_batch(trial.mlflow_run_id, {}, {}, metrics);
+      !logged) {
+    // Said once while it lasts: a sweep of days looks at its trials every few seconds.
+    if (!sent.failing) {
+      log_("MLflow: " + name + "'s run does not get its scalars; tried again at each look: " + logged.error().message);
+    }
+    sent.failing = true;
+    return;
+  }
+  if (sent.failing) log_("MLflow: " + name + "'s run gets its scalars again");
+  sent = {points.size(), false};
+}
+
 void SweepTracking::close_trial(TrialRecord& trial, const std::vector<client::MetricPoint>& points) {
   if (trial.mlflow_run_id.empty() || trial.mlflow_closed) return;
+  send_scalars(trial, points);
+  const auto name = "trial " + std::to_string(trial.parameters.index);
+  if (sent_[trial.parameters.index].points < points.size()) return;  // said by send_scalars, tried again
   std::vector<client::MlflowMetric> metrics;
-  for (const auto& point : points) {
-    // JSON has no NaN or infinity, and MLflow takes none.
-    if (!std::isfinite(point.value)) continue;
-    metrics.push_back({client::metric_key(point.run, point.tag), point.value,
-                       static_cast<std::int64_t>(std::llround(point.wall_time * 1000)), point.step});
-  }
   const auto ended = trial.ended_ms ? trial.ended_ms : wall_clock_ms();
   if (trial.submitted_ms) {
     metrics.push_back({"spindle.duration_seconds",
@@ -92,9 +114,8 @@ void SweepTracking::close_trial(TrialRecord& trial, const std::vector<client::Me
   }
   client::MlflowPairs tags = {{"spindle.final_state", std::string(to_string(trial.state))}};
   if (!trial.why.empty()) tags.emplace_back("spindle.diagnostics", client::mlflow_tag_value(trial.why));
-  const auto name = "trial " + std::to_string(trial.parameters.index);
   if (auto logged = client_.log_batch(trial.mlflow_run_id, {}, tags, metrics); !logged) {
-    log_("MLflow: " + name + "'s run did not get its scalars; tried again next time: " + logged.error().message);
+    log_("MLflow: " + name + "'s run did not get its end; tried again next time: " + logged.error().message);
     return;
   }
   if (auto closed = client_.end_run(trial.mlflow_run_id, trial_run_status(trial.state), ended); !closed) {

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,8 +17,8 @@ namespace spindle::container {
 // A sweep's runs in MLflow (docs/mlflow.md, "Sweeps"): the parent, opened
 // at submit, gets the search as parameters; each trial gets a child run
 // before it is submitted, tagged with MLflow's mlflow.parentRunId, with the
-// trial's parameters as its params, and ended with the trial's scalars and
-// state; the parent ends with the best trial. MLflow being away never
+// trial's parameters as its params, given the trial's scalars as the
+// controller reads them, and ended with its state; the parent ends with the best trial. MLflow being away never
 // holds the sweep: each failure is a line of the controller's log, and what
 // was not sent is tried again on the next call.
 class SweepTracking {
@@ -31,7 +33,10 @@ class SweepTracking {
   // trial's application; false when MLflow could not make it (the trial
   // then runs without one).
   bool open_trial(const SweepRecord& record, TrialRecord& trial);
-  // Every scalar of the ended trial, its state and why, and its end.
+  // The scalars of `points` (every one read so far, in the order read) the
+  // trial's run has not had yet.
+  void send_scalars(const TrialRecord& trial, const std::vector<client::MetricPoint>& points);
+  // The scalars not sent yet, the trial's state and why, and its end.
   void close_trial(TrialRecord& trial, const std::vector<client::MetricPoint>& points);
   // The best trial's metric and the counts of each end, and the parent's end.
   void close_sweep(SweepRecord& record);
@@ -43,6 +48,13 @@ class SweepTracking {
   SweepTrackingRun parent_;
   client::MlflowClient client_;
   Log log_;
+  // How many of a trial's points its run has (a new controller attempt sends
+  // them all again, which MLflow keeps once), and whether the last try failed.
+  struct Sent {
+    std::size_t points = 0;
+    bool failing = false;
+  };
+  std::map<int, Sent> sent_;
 };
 
 // MLflow's status for a trial's end: a trial the sweep stopped did what it

@@ -360,20 +360,29 @@ class MlflowTracking(SweepSteps, JobTest):
                 self.assertEqual([point["value"] for point in self.server.history(run_id, "logged_by_the_trial")],
                                  [float(trial["trial"])])
 
-        # A sweep killed while its first trial runs: that trial's run and the sweep's end as KILLED.
+        # A sweep killed while its first trial runs, once that trial's run charts the scalars it has
+        # logged so far: that trial's run and the sweep's end as KILLED.
         killed_spec = self.sweep_spec(
             example_overrides={"mlflow": {"tracking_uri": self.server.uri, "experiment": "killed-sweeps"},
                                "env": {**validated["spec"]["env"], "TRAIN_STEPS": "3000"}},
             search={"trials": 2, "parallel": 1})
         killed = self.submit(killed_spec)
         deadline = time.time() + 300
-        while time.time() < deadline:
+        live = None
+        while time.time() < deadline and live is None:
             now = self.status(killed)
-            if any(trial["state"] == "running" and trial["mlflow_run_id"] for trial in now["trials"]):
-                break
+            for trial in now["trials"]:
+                if trial["state"] != "running" or not trial["mlflow_run_id"]:
+                    continue
+                run = self.server.run(trial["mlflow_run_id"])
+                steps = [point["step"] for point in self.server.history(trial["mlflow_run_id"], "train/loss")]
+                if run["info"]["status"] == "RUNNING" and steps:
+                    live = (trial, steps)
             time.sleep(2)
-        else:
-            self.fail(f"no trial of {killed} ran within 300 s: {now}")
+        if live is None:
+            self.fail(f"no trial of {killed} had scalars in its running MLflow run within 300 s: {now}")
+        trial, steps = live
+        self.assertLess(max(steps), 3000, "the run charted the trial while it trained, before its last step")
         result = spindle("sweep", "kill", killed)
         self.assertEqual(result.returncode, 0, result.stderr)
         runs = self.server.runs_of("killed-sweeps")
