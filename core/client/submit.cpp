@@ -456,14 +456,15 @@ Result<SubmittedJob, SubmitError> submit_job(const JobSpec& spec, const yarn::Ha
   // with the launch rather than as a file: nothing waits for HDFS to close it.
   shipped.kerberos.reset();
   credentials.secrets[container_contract::job_spec_alias] = to_json(shipped).dump();
-  if (sweep) {
-    credentials.secrets[container_contract::sweep_search_alias] = options.sweep_search_json;
-    // The controller makes and ends the trials' runs, long after this shell is gone.
-    if (*tracking) {
-      auto carried = carried_mlflow_credentials();
-      if (!carried) return fail(bad_input(carried.error().message));
-      if (!carried->empty()) credentials.secrets[container_contract::sweep_mlflow_credentials_alias] = *carried;
-    }
+  if (sweep) credentials.secrets[container_contract::sweep_search_alias] = options.sweep_search_json;
+  // A sweep's controller makes and ends the trials' runs, long after this shell
+  // is gone; a job's master sends its scalars to its run as it trains.
+  const bool master_tracks = *tracking && (sweep || is_hdfs_location(spec.output));
+  if (master_tracks) {
+    auto carried = carried_mlflow_credentials();
+    if (!carried) return fail(bad_input(carried.error().message));
+    if (!carried->empty()) credentials.secrets[container_contract::mlflow_credentials_alias] = *carried;
+    if (!sweep) request.am.environment[container_contract::mlflow_run_variable] = (*tracking)->run_id;
   }
   // On an encrypted cluster the job's API speaks TLS with a certificate made
   // here for this job; its key goes only to the master, its pin to the record.

@@ -12,6 +12,7 @@
 
 #include "container/container_context.h"
 #include "container/job_file.h"
+#include "container/job_scalars_feed.h"
 #include "container/kerberos_login.h"
 #include "container/master_start.h"
 #include "container/output_cleanup.h"
@@ -627,10 +628,13 @@ int run_application_master(const MasterOptions& options) {
     log(started.error().message);
     return 1;
   }
+  auto scalars_feed = start_job_scalars_feed(*context, token_spec, [](const std::string& line) { log(line); });
   if (auto ran = master.run(); !ran) {
     log(ran.error().message);
     master.fail(ran.error().message);
   }
+  // Before the end is reported: the client that closes the run then finds it whole.
+  if (scalars_feed) scalars_feed->stop();
   const bool killed = stop_signal != 0;
   if (!killed) {
     if (auto finished = master.finish(); !finished) log(finished.error().message);

@@ -504,7 +504,7 @@ int run_sweep_controller() {
     return fail(std::string("the controller's credentials hold no search (") + container_contract::sweep_search_alias +
                 "); a sweep is submitted with `spindle sweep submit`");
   }
-  if (const auto carried = credentials->secrets.find(container_contract::sweep_mlflow_credentials_alias);
+  if (const auto carried = credentials->secrets.find(container_contract::mlflow_credentials_alias);
       carried != credentials->secrets.end()) {
     std::error_code here_error;
     const auto here = std::filesystem::current_path(here_error);

@@ -82,10 +82,9 @@ void SweepTracking::send_scalars(const TrialRecord& trial, const std::vector<cli
   if (sent.points >= points.size()) return;
   std::vector<client::MlflowMetric> metrics;
   for (auto point = points.begin() + static_cast<std::ptrdiff_t>(sent.points); point != points.end(); ++point) {
-    // JSON has no NaN or infinity, and MLflow takes none.
-    if (!std::isfinite(point->value)) continue;
-    metrics.push_back({client::metric_key(point->run, point->tag), point->value,
-                       static_cast<std::int64_t>(std::llround(point->wall_time * 1000)), point->step});
+    if (auto metric = client::training_metric(point->run, point->tag, point->step, point->wall_time, point->value)) {
+      metrics.push_back(std::move(*metric));
+    }
   }
   const auto name = "trial " + std::to_string(trial.parameters.index);
   if (auto logged = metrics.empty() ? Result<void>() : client_.log_batch(trial.mlflow_run_id, {}, {}, metrics);

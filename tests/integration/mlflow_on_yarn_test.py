@@ -26,6 +26,7 @@ from tensorboard.util import tensor_util
 from jobs_on_yarn_test import SOURCE, JobTest, applications, cluster_user, example_spec, spindle, staged_jobs
 from sweep_on_yarn_test import SweepSteps, download, tensorboard_series
 from free_ports import free_port
+import hdfs_outputs
 
 MLFLOW_PYTHON = os.environ["SPINDLE_MLFLOW_PYTHON"]
 SECRET_WORDS = ("SECRET", "PASSWORD", "PASSWD", "TOKEN", "CREDENTIAL", "KEY")
@@ -270,6 +271,54 @@ class MlflowTracking(SweepSteps, JobTest):
                 self.assertEqual(tags["spindle.final_state"], "succeeded")
             else:
                 self.assertIn(tags["spindle.final_state"], ("failed", "stopped"), task)
+
+    def test_a_job_writing_to_hdfs_charts_its_scalars_while_it_trains_and_keeps_each_once(self):
+        """The application master sends what the tasks' event files add in HDFS to the job's run while
+        the job trains; the client that closes the run sends them all again, and MLflow keeps each once."""
+        output_path, output = hdfs_outputs.fresh_output()
+        self.addCleanup(hdfs_outputs.remove, output_path)
+        spec = example_spec("wine-quality/wine_quality.yaml", output, check_environment=False)
+        del spec["tasks"]["evaluator"], spec["tasks"]["tensorboard"]
+        # Paced to a scalar a second, five minutes of training: the job is killed once its run charts it.
+        spec["env"].update(TRAIN_STEPS="3000", SECONDS_PER_LOG="1")
+        spec["mlflow"] = {"tracking_uri": self.server.uri, "experiment": "live-jobs"}
+        submitted = spindle("submit", "--json", self.write_spec(spec))
+        self.assertEqual(submitted.returncode, 0, submitted.stderr)
+        application = json.loads(submitted.stdout)["application_id"]
+        self.addCleanup(spindle, "kill", application)
+        run_id = json.loads(spindle("history", application, "--json").stdout)["mlflow"]["run_id"]
+        deadline = time.time() + 300
+        steps = []
+        while time.time() < deadline:
+            steps = [point["step"] for point in self.server.history(run_id, "train/loss")]
+            if steps:
+                break
+            time.sleep(2)
+        else:
+            self.fail(f"the run of {application} had no train/loss within 300 s")
+        self.assertEqual(self.server.run(run_id)["info"]["status"], "RUNNING")
+        self.assertLess(max(steps), 3000, "the run charted the job while it trained, before its last step")
+        self.assertEqual(json.loads(spindle("status", "--json", application).stdout)["state"], "RUNNING")
+
+        killed = spindle("kill", application)
+        self.assertEqual(killed.returncode, 0, killed.stderr)
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            spindle("status", "--json", application)  # what records the end, and closes the run
+            record = json.loads(spindle("history", application, "--json").stdout)
+            if not record["mlflow"]["open"]:
+                break
+            time.sleep(2)
+        else:
+            self.fail(f"the run of {application} was not closed within 120 s of its kill: {record['mlflow']}")
+        self.assertEqual(self.server.run(run_id)["info"]["status"], "KILLED")
+        local = os.path.join(self.directory, "live-output")
+        download(output_path, local)
+        expected = tensorboard_series(os.path.join(local, "train"), "loss")
+        logged = sorted((point["step"], point["value"]) for point in self.server.history(run_id, "train/loss"))
+        self.assertEqual([step for step, _ in logged], [step for step, _ in expected])
+        for (_, got), (_, want) in zip(logged, expected):
+            self.assertTrue(math.isclose(got, want, rel_tol=1e-6), (got, want))
 
     def test_an_unreachable_server_warns_and_the_job_runs(self):
         nobody = f"http://127.0.0.1:{free_port()}"

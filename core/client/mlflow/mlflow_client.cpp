@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -97,6 +98,12 @@ std::string metric_key(const std::string& run, const std::string& tag) {
     if (!allowed) c = '_';
   }
   return key;
+}
+
+std::optional<MlflowMetric> training_metric(const std::string& run, const std::string& tag, std::int64_t step,
+                                            double wall_time, double value) {
+  if (!std::isfinite(value)) return std::nullopt;
+  return MlflowMetric{metric_key(run, tag), value, static_cast<std::int64_t>(std::llround(wall_time * 1000)), step};
 }
 
 void flatten_parameters(const nlohmann::ordered_json& value, const std::string& key, MlflowPairs& out,

@@ -1,4 +1,3 @@
-#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
@@ -154,8 +153,9 @@ Result<bool> finish_tracking_run(HistoryStore& history, const std::string& appli
     } else {
       for (const auto& scalars : update->runs) {
         for (const auto& point : scalars.points) {
-          metrics.push_back({metric_key(scalars.run, point.tag), point.value,
-                             static_cast<std::int64_t>(std::llround(point.wall_time * 1000)), point.step});
+          if (auto metric = training_metric(scalars.run, point.tag, point.step, point.wall_time, point.value)) {
+            metrics.push_back(std::move(*metric));
+          }
         }
       }
       if (!update->problems.empty()) scalars_problem = update->problems.front().message;

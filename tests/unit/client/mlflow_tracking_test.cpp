@@ -78,6 +78,19 @@ TEST(MetricKey, RunAndTagAreJoinedAndWhatMlflowRefusesIsReplaced) {
   EXPECT_EQ(metric_key("train", "loss:0@x"), "train/loss_0_x");
 }
 
+TEST(TrainingMetric, APointKeepsItsStepAndWallTimeAndNoNumberIsLeftOut) {
+  const auto loss = training_metric("train", "loss", 40, 1795955833.3216, 0.25);
+  ASSERT_TRUE(loss.has_value());
+  EXPECT_EQ(loss->key, "train/loss");
+  EXPECT_EQ(loss->step, 40);
+  EXPECT_EQ(loss->value, 0.25);
+  // Milliseconds, rounded the same way by every sender, so that MLflow keeps a point sent twice once.
+  EXPECT_EQ(loss->timestamp_ms, 1795955833322);
+  EXPECT_FALSE(training_metric("train", "loss", 1, 0, std::numeric_limits<double>::quiet_NaN()).has_value());
+  EXPECT_FALSE(training_metric("train", "loss", 1, 0, std::numeric_limits<double>::infinity()).has_value());
+  EXPECT_FALSE(training_metric("train", "loss", 1, 0, -std::numeric_limits<double>::infinity()).has_value());
+}
+
 TEST(CarriedCredentials, WhatTheShellHoldsReachesAnotherProcessAndABadBundleIsSaid) {
   const auto directory = std::filesystem::temp_directory_path() / ("spindle-carried-" + std::to_string(::getpid()));
   std::filesystem::create_directories(directory);

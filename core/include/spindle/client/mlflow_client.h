@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,12 @@ struct MlflowRunInfo {
 // A training scalar's metric key: "<run>/<tag>" ("train/loss"), or the tag
 // alone for the log directory's own run; characters MLflow refuses become '_'.
 std::string metric_key(const std::string& run, const std::string& tag);
+
+// A training scalar of an event file as an MLflow metric at its own step and
+// wall time; nothing for NaN or infinity, which JSON, and so MLflow, cannot
+// hold. Sent twice, the same point is kept once.
+std::optional<MlflowMetric> training_metric(const std::string& run, const std::string& tag, std::int64_t step,
+                                            double wall_time, double value);
 
 // A JSON document as MLflow parameters: dotted keys ("tasks.worker.instances"),
 // text values clipped to MLflow's limit. `hidden(parent key, name)` true

@@ -49,6 +49,10 @@ inline constexpr const char* staging_variable = "SPINDLE_STAGING";
 inline constexpr const char* master_files_variable = "SPINDLE_MASTER_FILES";
 inline constexpr const char* sweep_record_variable = "SPINDLE_SWEEP_RECORD";
 
+// A job recorded in MLflow whose output is in HDFS: the run its application
+// master sends the training scalars to while the job runs.
+inline constexpr const char* mlflow_run_variable = "SPINDLE_MLFLOW_RUN";
+
 // Credentials aliases. The job's secret, in the credentials of every
 // container the client and the application master launch.
 inline constexpr const char* secret_alias = "spindle.job.secret";
@@ -64,11 +68,13 @@ inline constexpr const char* api_pin_alias = "spindle.job.api.sha256";
 inline constexpr const char* job_spec_alias = "spindle.job.spec";
 // A sweep's search (search_to_json), in its controller's credentials.
 inline constexpr const char* sweep_search_alias = "spindle.sweep.search";
-// A sweep recorded in MLflow: the submitting shell's MLflow credentials
-// (a JSON object of MLFLOW_TRACKING_TOKEN, MLFLOW_TRACKING_USERNAME,
-// MLFLOW_TRACKING_PASSWORD, and the CA bundle MLFLOW_TRACKING_SERVER_CERT_PATH
-// names, as its PEM text), for the controller, which makes the trials' runs.
-inline constexpr const char* sweep_mlflow_credentials_alias = "spindle.sweep.mlflow";
+// A job or sweep recorded in MLflow: the submitting shell's MLflow
+// credentials (a JSON object of MLFLOW_TRACKING_TOKEN,
+// MLFLOW_TRACKING_USERNAME, MLFLOW_TRACKING_PASSWORD, and the CA bundle
+// MLFLOW_TRACKING_SERVER_CERT_PATH names, as its PEM text), in the
+// application master's credentials only: a job's master sends the training
+// scalars to its run, a sweep's controller makes and ends the trials' runs.
+inline constexpr const char* mlflow_credentials_alias = "spindle.mlflow";
 
 // A job submitted with a keytab (docs/architecture.md, "Jobs that outlive
 // their tokens"): the keytab, staged readable by the job's user alone and

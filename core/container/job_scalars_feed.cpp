@@ -1,0 +1,122 @@
+#include "container/job_scalars_feed.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "container/hdfs_access.h"
+#include "spindle/core/container_contract.h"
+#include "spindle/core/environment.h"
+#include "spindle/yarn/credentials.h"
+
+namespace spindle::container {
+namespace {
+
+// What the run may wait for while MLflow is away; the client's close sends
+// everything anyway.
+constexpr std::size_t most_unsent = 200'000;
+
+}  // namespace
+
+JobScalarsFeed::JobScalarsFeed(yarn::WebHdfs hdfs, std::string output, std::string tracking_uri, std::string run_id,
+                               Log log, std::chrono::seconds every)
+    : files_(std::make_unique<client::HdfsLogFileSystem>(std::move(hdfs))),
+      reader_(std::make_unique<LogDirectoryReader>(*files_, std::move(output))),
+      client_(std::move(tracking_uri)),
+      run_id_(std::move(run_id)),
+      log_(std::move(log)),
+      every_(every) {}
+
+JobScalarsFeed::~JobScalarsFeed() {
+  stop();
+}
+
+void JobScalarsFeed::start() {
+  thread_ = std::thread([this] {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      wake_.wait_for(lock, every_, [this] { return stopping_; });
+      lock.unlock();
+      pass();
+      lock.lock();
+    }
+  });
+}
+
+void JobScalarsFeed::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void JobScalarsFeed::say_once(bool& said, const std::string& line) {
+  if (!said) log_(line);
+  said = true;
+}
+
+void JobScalarsFeed::pass() {
+  auto update = reader_->poll();
+  if (!update) {
+    // Nothing written yet: no directory, and nothing to say.
+    if (update.error().remote_exception != "FileNotFoundException") {
+      say_once(read_failing_,
+               "MLflow: the job's scalars cannot be read from its output for now: " + update.error().message);
+    }
+    return;
+  }
+  read_failing_ = false;
+  for (const auto& run : update->runs) {
+    for (const auto& point : run.points) {
+      if (auto metric = client::training_metric(run.run, point.tag, point.step, point.wall_time, point.value)) {
+        unsent_.push_back(std::move(*metric));
+      }
+    }
+  }
+  if (unsent_.size() > most_unsent) {
+    unsent_.erase(unsent_.begin(), unsent_.end() - static_cast<std::ptrdiff_t>(most_unsent));
+    say_once(dropped_, "MLflow: the oldest scalars the run did not take are left to the client that closes it");
+  }
+  if (unsent_.empty()) return;
+  if (auto logged = client_.log_batch(run_id_, {}, {}, unsent_); !logged) {
+    say_once(send_failing_, "MLflow: run " + run_id_ +
+                                " does not get the job's scalars; tried again at each look: " + logged.error().message);
+    return;
+  }
+  if (send_failing_) log_("MLflow: run " + run_id_ + " gets the job's scalars again");
+  send_failing_ = false;
+  unsent_.clear();
+}
+
+std::unique_ptr<JobScalarsFeed> start_job_scalars_feed(const ContainerContext& context, const JobSpec& spec,
+                                                       const JobScalarsFeed::Log& log) {
+  const char* run_id = std::getenv(container_contract::mlflow_run_variable);
+  const auto tracking_uri = spec.env.find("MLFLOW_TRACKING_URI");
+  if (!run_id || !*run_id || tracking_uri == spec.env.end() || !is_hdfs_location(spec.output)) return nullptr;
+  auto credentials = yarn::Credentials::read_file(context.token_file);
+  if (!credentials) {
+    log("MLflow: the job's scalars go to its run when it ends, not while it trains: " + credentials.error().message);
+    return nullptr;
+  }
+  if (const auto carried = credentials->secrets.find(container_contract::mlflow_credentials_alias);
+      carried != credentials->secrets.end()) {
+    std::error_code here_error;
+    const auto here = std::filesystem::current_path(here_error);
+    if (auto used = client::use_carried_mlflow_credentials(carried->second, here.string()); !used) {
+      log("MLflow: " + used.error().message);
+    }
+  }
+  auto hdfs = container_hdfs(context);
+  if (!hdfs) {
+    log("MLflow: the job's scalars go to its run when it ends, not while it trains: " + hdfs.error().message);
+    return nullptr;
+  }
+  auto feed = std::make_unique<JobScalarsFeed>(std::move(*hdfs), spec.output, tracking_uri->second, run_id, log,
+                                               std::chrono::seconds(10));
+  feed->start();
+  return feed;
+}
+
+}  // namespace spindle::container
