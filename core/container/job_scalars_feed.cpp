@@ -1,9 +1,9 @@
 #include "container/job_scalars_feed.h"
 
 #include <cstdlib>
-#include <filesystem>
 
 #include "container/hdfs_access.h"
+#include "container/mlflow_credentials.h"
 #include "spindle/core/container_contract.h"
 #include "spindle/core/environment.h"
 #include "spindle/yarn/credentials.h"
@@ -100,14 +100,7 @@ std::unique_ptr<JobScalarsFeed> start_job_scalars_feed(const ContainerContext& c
     log("MLflow: the job's scalars go to its run when it ends, not while it trains: " + credentials.error().message);
     return nullptr;
   }
-  if (const auto carried = credentials->secrets.find(container_contract::mlflow_credentials_alias);
-      carried != credentials->secrets.end()) {
-    std::error_code here_error;
-    const auto here = std::filesystem::current_path(here_error);
-    if (auto used = client::use_carried_mlflow_credentials(carried->second, here.string()); !used) {
-      log("MLflow: " + used.error().message);
-    }
-  }
+  use_mlflow_credentials(*credentials, log);
   auto hdfs = container_hdfs(context);
   if (!hdfs) {
     log("MLflow: the job's scalars go to its run when it ends, not while it trains: " + hdfs.error().message);

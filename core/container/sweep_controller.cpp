@@ -4,7 +4,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -17,6 +16,7 @@
 #include "container/job_file.h"
 #include "container/kerberos_login.h"
 #include "container/master_start.h"
+#include "container/mlflow_credentials.h"
 #include "container/staging_cleanup.h"
 #include "container/sweep_tracking.h"
 #include "container/token_file.h"
@@ -504,14 +504,7 @@ int run_sweep_controller() {
     return fail(std::string("the controller's credentials hold no search (") + container_contract::sweep_search_alias +
                 "); a sweep is submitted with `spindle sweep submit`");
   }
-  if (const auto carried = credentials->secrets.find(container_contract::mlflow_credentials_alias);
-      carried != credentials->secrets.end()) {
-    std::error_code here_error;
-    const auto here = std::filesystem::current_path(here_error);
-    if (auto used = client::use_carried_mlflow_credentials(carried->second, here.string()); !used) {
-      log("MLflow: " + used.error().message);
-    }
-  }
+  use_mlflow_credentials(*credentials, [](const std::string& line) { log(line); });
   auto search = search_from_json(search_json->second, "the sweep's search");
   if (!search) return fail("the sweep's search is not valid: " + format_diagnostics(search.error()));
   TrialTemplate shape;
