@@ -202,6 +202,7 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
   auto running = client.applications("SPINDLE", {"NEW", "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING"});
   if (!running) return running.error();
   std::vector<std::string> killed;
+  std::vector<yarn::ApplicationId> ending;
   const std::string tag = "spindle-sweep:" + sweep_id;
   for (const auto& application : *running) {
     bool of_sweep = false;
@@ -209,6 +210,22 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
     if (!of_sweep) continue;
     if (auto done = client.kill(application.id, "its sweep " + sweep_id + " was killed"); !done) return done.error();
     killed.push_back(application.id.to_string());
+    ending.push_back(application.id);
+  }
+  // YARN takes a kill at once and ends the application a moment later: the
+  // answer waits for that, so nothing of the sweep runs once it is given.
+  const auto trials_deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (!ending.empty()) {
+    auto now = client.report(ending.back());
+    if (now && now->finished()) {
+      ending.pop_back();
+      continue;
+    }
+    if (std::chrono::steady_clock::now() > trials_deadline) {
+      return make_error("the sweep's trial " + ending.back().to_string() +
+                        " did not end within a minute of being killed; run spindle sweep kill again");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
   // The controller had no time to record its end (YARN stops a killed
   // container within a second): the record says it, for every reader.

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <thread>
 
 #include "spindle/core/host_names.h"
@@ -430,9 +432,15 @@ Result<void> WebHdfs::replace(const std::string& from, const std::string& to) {
 }
 
 Result<void> WebHdfs::write_whole(const std::string& path, std::string_view data) {
+  // A name of this write's own: two writers of one file (a sweep's controller
+  // as YARN stops it, and `sweep kill`) would otherwise fight over the lease of
+  // one file beside, which HDFS holds for a minute after a writer dies.
+  static thread_local std::mt19937_64 draw{std::random_device{}()};
+  char tag[17];
+  std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(draw()));
   const auto slash = path.rfind('/');
-  const auto beside = path.substr(0, slash + 1) + "." + path.substr(slash + 1) + ".writing";
-  if (auto written = write(beside, data, true); !written) return written;
+  const auto beside = path.substr(0, slash + 1) + "." + path.substr(slash + 1) + "." + tag + ".writing";
+  if (auto written = write(beside, data, false); !written) return written;
   auto replaced = replace(beside, path);
   if (!replaced) (void)remove(beside, false);
   return replaced;

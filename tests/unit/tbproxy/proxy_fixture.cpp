@@ -134,7 +134,8 @@ bool answer(tcp::socket& socket, const Request& request, UpstreamLog& log, std::
     return false;
   }
   if (path == "/silent") {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    // Past the proxy's wait for a first byte (test_options), by a margin a loaded machine keeps.
+    std::this_thread::sleep_for(std::chrono::milliseconds(4500));
     return false;
   }
   if (path == "/close-after") {
@@ -195,7 +196,8 @@ UpstreamLookup scripted_resolver(const std::string& application_id, std::uint16_
 
 ProxyOptions test_options() {
   ProxyOptions options;
-  options.first_byte_timeout = std::chrono::milliseconds(500);
+  // Long enough that this test upstream, on a machine busy with other tests, always answers in time.
+  options.first_byte_timeout = std::chrono::seconds(3);
   options.idle_timeout = std::chrono::seconds(5);
   options.lookup_ttl = std::chrono::seconds(60);
   options.max_request_body_bytes = 1024 * 1024;

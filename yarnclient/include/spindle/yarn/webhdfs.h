@@ -112,8 +112,9 @@ class WebHdfs {
   Result<void> write_restartable(const std::string& path, const std::function<ByteSource()>& make_source,
                                  std::int64_t length, bool overwrite, TransferProgress progress = {});
   Result<void> write(const std::string& path, std::string_view data, bool overwrite);
-  // Writes `data` beside `path` and renames it over `path`: a reader meanwhile
-  // sees the old content or the new, never an empty or half-written file.
+  // Writes `data` beside `path`, under a name of its own, and renames it over
+  // `path`: a reader meanwhile sees the old content or the new, never an empty
+  // or half-written file, and writers at once never refuse each other.
   Result<void> write_whole(const std::string& path, std::string_view data);
   // Adds `data` to the end of an existing file (WebHDFS APPEND), which is
   // closed again afterwards, so readers see it at once. Not repeated on
