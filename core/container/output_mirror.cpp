@@ -158,15 +158,24 @@ void OutputMirror::watch_tree(const fs::path& directory) {
     if (watch >= 0) watches_[watch] = relative_of(path);
   };
   add(directory);
+  // In the order they were last written, as their closes would have come: a
+  // directory lists its files in no useful order, and a file sent before an
+  // older one breaks "what HDFS holds is all up to some file" (a checkpoint's
+  // index before its data) if the task is cut off between the two.
+  std::vector<std::pair<std::int64_t, std::string>> found;
   for (fs::recursive_directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
     const auto relative = relative_of(it->path());
     if (is_writers_temporary(relative)) continue;
     if (it->is_directory(ec)) {
       add(it->path());
-    } else if (it->is_regular_file(ec) && changed_since_known(relative)) {
-      mark_closed(relative);
-      scanned_.insert(relative);
+    } else if (changed_since_known(relative)) {
+      if (const auto stat = regular_file(it->path())) found.emplace_back(stat->mtime, relative);
     }
+  }
+  std::sort(found.begin(), found.end());
+  for (const auto& [mtime, relative] : found) {
+    mark_closed(relative);
+    scanned_.insert(relative);
   }
 }
 

@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -400,6 +402,27 @@ TEST_F(OutputMirrorTest, AFileOrDirectoryMovedInIsCopied) {
   EXPECT_TRUE(temporaries_in_hdfs().empty());
 }
 
+// A directory whose creation the mirror sees late (or one moved in) already holds files: they go
+// in the order they were written, as their closes would have put them, not as the directory lists
+// them. A host cut off meanwhile must lose only the last of them.
+TEST_F(OutputMirrorTest, FilesFoundInADirectorySeenLateGoOldestFirst) {
+  const fs::path staging = root_ / "staging" / "worker-1-attempt-0";
+  const auto written_at = fs::file_time_type::clock::now() - 1h;
+  std::vector<std::string> oldest_first;
+  for (int index = 0; index < 40; ++index) {
+    char name[16];
+    std::snprintf(name, sizeof name, "%05d", index);
+    write_file(staging / name, binary(2000, static_cast<unsigned>(index)));
+    fs::last_write_time(staging / name, written_at + std::chrono::seconds(index));
+    oldest_first.push_back(std::string("worker-1-attempt-0/") + name);
+  }
+  ASSERT_TRUE(start());
+  fs::rename(staging, local_ / "worker-1-attempt-0");
+  EXPECT_TRUE(eventually([&] { return renamed_to().size() == oldest_first.size(); })) << log();
+  ASSERT_TRUE(finish());
+  EXPECT_EQ(renamed_to(), oldest_first);
+}
+
 TEST_F(OutputMirrorTest, DeletionsPassOnOnlyForFilesThisTaskWrote) {
   hdfs_.put(remote("restored.txt"), "from an earlier attempt");
   fs::create_directories(local_ / "sub");
@@ -706,6 +729,49 @@ TEST_F(OutputMirrorTest, AnotherWritersEventFileGrowsHereInPlace) {
   ASSERT_TRUE(finish());
   EXPECT_TRUE(operations("CREATE").empty());
   EXPECT_EQ(mirror_->totals().bytes_in, std::ssize(first) + std::ssize(more));
+}
+
+// A host cut off from HDFS for a while: its task goes on writing numbered files, others' files
+// reach HDFS meanwhile, and once it is back both go at once. Whatever HDFS holds of the task's
+// files at any moment is all of them up to some file, never one with an earlier one missing.
+TEST_F(OutputMirrorTest, WhatACutOffTaskGetsToHdfsOnceBackIsAlwaysAllItsFilesUpToOne) {
+  ASSERT_TRUE(start());
+  std::atomic<bool> writing{true};
+  std::atomic<int> written{0};
+  std::thread writer([&] {
+    for (int index = 0; writing; ++index) {
+      char name[16];
+      std::snprintf(name, sizeof name, "%05d", index);
+      write_file(local_ / "worker-1-attempt-0" / name, binary(20'000, static_cast<unsigned>(index)));
+      written = index + 1;
+      std::this_thread::sleep_for(5ms);
+    }
+  });
+  std::string gap;
+  const auto check_prefix = [&] {
+    int expected = 0;
+    for (const auto& [relative, content] : hdfs_.files(job)) {
+      if (!relative.starts_with("worker-1-attempt-0/") || base_name(relative).starts_with(".spindle-")) continue;
+      if (std::stoi(base_name(relative)) != expected && gap.empty()) gap = relative + " is in HDFS before an earlier file";
+      ++expected;
+    }
+    return expected;
+  };
+  ASSERT_TRUE(eventually([&] { return check_prefix() >= 2; })) << log();
+  hdfs_.make_active(-1);
+  const int cut_at = written;
+  ASSERT_TRUE(eventually([&] { return written >= cut_at + 60; })) << log();
+  for (int n = 0; n < 100; ++n) hdfs_.put(remote("worker-0-attempt-0/" + std::to_string(n)), binary(20'000, 1000 + n));
+  hdfs_.make_active(0);
+  const auto until = Clock::now() + 3s;
+  while (Clock::now() < until && gap.empty()) check_prefix();
+  writing = false;
+  writer.join();
+  mirror_->keep_remote_files();
+  ASSERT_TRUE(finish());
+  const int in_hdfs_at_end = check_prefix();
+  EXPECT_EQ(gap, "") << log();
+  EXPECT_EQ(in_hdfs_at_end, written.load()) << log();
 }
 
 }  // namespace
