@@ -624,8 +624,8 @@ int run_application_master(const MasterOptions& options) {
   ApplicationMaster master(*context, std::move(*spec), std::move(*staged),
                            yarn::web_scheme(*configuration, yarn::WebService::yarn));
   if (*job_login) master.refresh_tokens(*configuration, token_spec);
-  if (auto started = master.start(**scheduler); !started) {
-    log(started.error().message);
+  if (auto registered = master.start(**scheduler); !registered) {
+    log(registered.error().message);
     return 1;
   }
   auto scalars_feed = start_job_scalars_feed(*context, token_spec, [](const std::string& line) { log(line); });

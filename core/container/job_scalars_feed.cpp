@@ -22,7 +22,7 @@ JobScalarsFeed::JobScalarsFeed(yarn::WebHdfs hdfs, std::string output, std::stri
     : files_(std::make_unique<client::HdfsLogFileSystem>(std::move(hdfs))),
       reader_(std::make_unique<LogDirectoryReader>(*files_, std::move(output))),
       client_(std::move(tracking_uri)),
-      run_id_(std::move(run_id)),
+      scalars_(run_id, "the job's run " + run_id),
       log_(std::move(log)),
       every_(every) {}
 
@@ -69,25 +69,12 @@ void JobScalarsFeed::pass() {
   }
   read_failing_ = false;
   for (const auto& run : update->runs) {
-    for (const auto& point : run.points) {
-      if (auto metric = client::training_metric(run.run, point.tag, point.step, point.wall_time, point.value)) {
-        unsent_.push_back(std::move(*metric));
-      }
-    }
+    for (const auto& point : run.points) scalars_.add(run.run, point.tag, point.step, point.wall_time, point.value);
   }
-  if (unsent_.size() > most_unsent) {
-    unsent_.erase(unsent_.begin(), unsent_.end() - static_cast<std::ptrdiff_t>(most_unsent));
+  if (scalars_.keep_newest(most_unsent) > 0) {
     say_once(dropped_, "MLflow: the oldest scalars the run did not take are left to the client that closes it");
   }
-  if (unsent_.empty()) return;
-  if (auto logged = client_.log_batch(run_id_, {}, {}, unsent_); !logged) {
-    say_once(send_failing_, "MLflow: run " + run_id_ +
-                                " does not get the job's scalars; tried again at each look: " + logged.error().message);
-    return;
-  }
-  if (send_failing_) log_("MLflow: run " + run_id_ + " gets the job's scalars again");
-  send_failing_ = false;
-  unsent_.clear();
+  (void)scalars_.send(client_, log_);
 }
 
 std::unique_ptr<JobScalarsFeed> start_job_scalars_feed(const ContainerContext& context, const JobSpec& spec,

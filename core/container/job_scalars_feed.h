@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "container/container_context.h"
+#include "container/run_scalars.h"
 #include "spindle/client/hdfs_log_files.h"
 #include "spindle/client/mlflow_client.h"
 #include "spindle/core/job_spec.h"
@@ -45,12 +46,10 @@ class JobScalarsFeed {
   std::unique_ptr<client::HdfsLogFileSystem> files_;
   std::unique_ptr<LogDirectoryReader> reader_;
   client::MlflowClient client_;
-  std::string run_id_;
+  RunScalars scalars_;
   Log log_;
   std::chrono::seconds every_;
-  std::vector<client::MlflowMetric> unsent_;
   bool read_failing_ = false;
-  bool send_failing_ = false;
   bool dropped_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -76,35 +76,24 @@ bool SweepTracking::open_trial(const SweepRecord& record, TrialRecord& trial) {
   return true;
 }
 
-void SweepTracking::send_scalars(const TrialRecord& trial, const std::vector<client::MetricPoint>& points) {
-  if (trial.mlflow_run_id.empty() || trial.mlflow_closed) return;
-  auto& sent = sent_[trial.parameters.index];
-  if (sent.points >= points.size()) return;
-  std::vector<client::MlflowMetric> metrics;
-  for (auto point = points.begin() + static_cast<std::ptrdiff_t>(sent.points); point != points.end(); ++point) {
-    if (auto metric = client::training_metric(point->run, point->tag, point->step, point->wall_time, point->value)) {
-      metrics.push_back(std::move(*metric));
-    }
+bool SweepTracking::send_scalars(const TrialRecord& trial, const std::vector<client::MetricPoint>& points) {
+  if (trial.mlflow_run_id.empty() || trial.mlflow_closed) return true;
+  auto& fed =
+      fed_.try_emplace(
+              trial.parameters.index,
+              Fed{0, RunScalars(trial.mlflow_run_id, "trial " + std::to_string(trial.parameters.index) + "'s run")})
+          .first->second;
+  for (; fed.read < points.size(); ++fed.read) {
+    const auto& point = points[fed.read];
+    fed.scalars.add(point.run, point.tag, point.step, point.wall_time, point.value);
   }
-  const auto name = "trial " + std::to_string(trial.parameters.index);
-  if (auto logged = metrics.empty() ? Result<void>() : client_.log_batch(trial.mlflow_run_id, {}, {}, metrics);
-      !logged) {
-    // Said once while it lasts: a sweep of days looks at its trials every few seconds.
-    if (!sent.failing) {
-      log_("MLflow: " + name + "'s run does not get its scalars; tried again at each look: " + logged.error().message);
-    }
-    sent.failing = true;
-    return;
-  }
-  if (sent.failing) log_("MLflow: " + name + "'s run gets its scalars again");
-  sent = {points.size(), false};
+  return fed.scalars.send(client_, log_);
 }
 
 void SweepTracking::close_trial(TrialRecord& trial, const std::vector<client::MetricPoint>& points) {
   if (trial.mlflow_run_id.empty() || trial.mlflow_closed) return;
-  send_scalars(trial, points);
+  if (!send_scalars(trial, points)) return;  // said by send_scalars, tried again
   const auto name = "trial " + std::to_string(trial.parameters.index);
-  if (sent_[trial.parameters.index].points < points.size()) return;  // said by send_scalars, tried again
   std::vector<client::MlflowMetric> metrics;
   const auto ended = trial.ended_ms ? trial.ended_ms : wall_clock_ms();
   if (trial.submitted_ms) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "container/run_scalars.h"
 #include "spindle/client/history_store.h"
 #include "spindle/client/mlflow_client.h"
 #include "spindle/core/job_spec.h"
@@ -34,8 +35,8 @@ class SweepTracking {
   // then runs without one).
   bool open_trial(const SweepRecord& record, TrialRecord& trial);
   // The scalars of `points` (every one read so far, in the order read) the
-  // trial's run has not had yet.
-  void send_scalars(const TrialRecord& trial, const std::vector<client::MetricPoint>& points);
+  // trial's run has not had yet; true once it has them all.
+  bool send_scalars(const TrialRecord& trial, const std::vector<client::MetricPoint>& points);
   // The scalars not sent yet, the trial's state and why, and its end.
   void close_trial(TrialRecord& trial, const std::vector<client::MetricPoint>& points);
   // The best trial's metric and the counts of each end, and the parent's end.
@@ -48,13 +49,13 @@ class SweepTracking {
   SweepTrackingRun parent_;
   client::MlflowClient client_;
   Log log_;
-  // How many of a trial's points its run has (a new controller attempt sends
-  // them all again, which MLflow keeps once), and whether the last try failed.
-  struct Sent {
-    std::size_t points = 0;
-    bool failing = false;
+  // How many of a trial's points were handed to its run's scalars (a new
+  // controller attempt hands them all again, which MLflow keeps once).
+  struct Fed {
+    std::size_t read = 0;
+    RunScalars scalars;
   };
-  std::map<int, Sent> sent_;
+  std::map<int, Fed> fed_;
 };
 
 // MLflow's status for a trial's end: a trial the sweep stopped did what it

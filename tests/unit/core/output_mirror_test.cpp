@@ -752,7 +752,8 @@ TEST_F(OutputMirrorTest, WhatACutOffTaskGetsToHdfsOnceBackIsAlwaysAllItsFilesUpT
     int expected = 0;
     for (const auto& [relative, content] : hdfs_.files(job)) {
       if (!relative.starts_with("worker-1-attempt-0/") || base_name(relative).starts_with(".spindle-")) continue;
-      if (std::stoi(base_name(relative)) != expected && gap.empty()) gap = relative + " is in HDFS before an earlier file";
+      if (std::stoi(base_name(relative)) != expected && gap.empty())
+        gap = relative + " is in HDFS before an earlier file";
       ++expected;
     }
     return expected;
