@@ -19,6 +19,8 @@
 hosts_subnet="${HOSTS_SUBNET:-10.231.77}"
 hosts_bridge=spindle-br0
 hosts_marker="# spindle-local-yarn-hosts"
+# Another file only for the test of the two functions that edit it.
+hosts_file="${SPINDLE_HOSTS_FILE:-/etc/hosts}"
 hosts_master=spindle-master
 hosts_gateway=spindle-gateway
 
@@ -129,15 +131,21 @@ hosts_names_add() {
   for host in "$hosts_gateway" "$hosts_master" $(hosts_workers "$1"); do
     lines+="$(hosts_address "$host") $host $hosts_marker"$'\n'
   done
-  printf '%s' "$lines" >>/etc/hosts
+  printf '%s' "$lines" >>"$hosts_file"
 }
 
+# Rewritten from the first marked line on, then cut to its new length: the lines before it
+# (localhost's among them) stay readable throughout. Emptying the file first would make a
+# lookup of localhost that runs meanwhile, in a test on another bed, fail.
 hosts_names_remove() {
-  if grep -qF "$hosts_marker" /etc/hosts 2>/dev/null; then
-    local kept
-    kept="$(grep -vF "$hosts_marker" /etc/hosts)"
-    printf '%s\n' "$kept" >/etc/hosts
-  fi
+  grep -qF "$hosts_marker" "$hosts_file" 2>/dev/null || return 0
+  local offset rest
+  offset="$(LC_ALL=C awk -v marker="$hosts_marker" 'index($0, marker) { print at + 0; exit } { at += length($0) + 1 }' "$hosts_file")"
+  rest="$(mktemp)"
+  tail -c "+$((offset + 1))" "$hosts_file" | grep -vF "$hosts_marker" >"$rest" || true
+  dd if="$rest" of="$hosts_file" bs=64k seek="$offset" oflag=seek_bytes conv=notrunc status=none
+  truncate -s "$((offset + $(stat -c %s "$rest")))" "$hosts_file"
+  rm -f "$rest"
 }
 
 # Made in a host's new mount and UTS namespaces, in its network namespace, by hosts_view_up:
