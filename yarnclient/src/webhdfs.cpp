@@ -2,10 +2,13 @@
 
 #include "spindle/yarn/cluster_identity.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
@@ -435,12 +438,18 @@ Result<void> WebHdfs::write_whole(const std::string& path, std::string_view data
   // A name of this write's own: two writers of one file (a sweep's controller
   // as YARN stops it, and `sweep kill`) would otherwise fight over the lease of
   // one file beside, which HDFS holds for a minute after a writer dies.
-  static thread_local std::mt19937_64 draw{std::random_device{}()};
+  // Seeded without std::random_device, which may need a /dev/urandom a bare node lacks.
+  static thread_local std::mt19937_64 draw{
+      static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^
+      (static_cast<std::uint64_t>(::getpid()) << 40) ^ std::hash<std::thread::id>{}(std::this_thread::get_id())};
   char tag[17];
   std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(draw()));
   const auto slash = path.rfind('/');
   const auto beside = path.substr(0, slash + 1) + "." + path.substr(slash + 1) + "." + tag + ".writing";
-  if (auto written = write(beside, data, false); !written) return written;
+  if (auto written = write(beside, data, false); !written) {
+    (void)remove(beside, false);  // what a cut transfer left, which no later write would replace
+    return written;
+  }
   auto replaced = replace(beside, path);
   if (!replaced) (void)remove(beside, false);
   return replaced;
