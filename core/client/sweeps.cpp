@@ -178,6 +178,24 @@ Result<std::vector<SweepView>> list_sweeps(const yarn::HadoopConfiguration& conf
   return views;
 }
 
+namespace {
+
+// YARN takes a kill at once and ends the application a moment later.
+Result<void> wait_until_ended(yarn::ApplicationClient& client, const yarn::ApplicationId& id, const std::string& what) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  for (;;) {
+    auto now = client.report(id);
+    if (now && now->finished()) return {};
+    if (std::chrono::steady_clock::now() > deadline) {
+      return make_error(what + " " + id.to_string() +
+                        " did not end within a minute of being killed; run spindle sweep kill again");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+}
+
+}  // namespace
+
 Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& configuration,
                                             const std::string& sweep_id) {
   auto id = yarn::ApplicationId::parse(sweep_id);
@@ -189,43 +207,23 @@ Result<std::vector<std::string>> kill_sweep(const yarn::HadoopConfiguration& con
     if (auto killed = client.kill(*id, "killed by its owner with spindle sweep kill"); !killed) return killed.error();
   }
   // Until the controller has ended it may still submit a trial; after, nothing does.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-  for (;;) {
-    auto now = client.report(*id);
-    if (now && now->finished()) break;
-    if (std::chrono::steady_clock::now() > deadline) {
-      return make_error("the sweep's controller " + sweep_id +
-                        " did not end within a minute of being killed; run spindle sweep kill again");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
+  if (auto ended = wait_until_ended(client, *id, "the sweep's controller"); !ended) return ended.error();
   auto running = client.applications("SPINDLE", {"NEW", "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING"});
   if (!running) return running.error();
-  std::vector<std::string> killed;
-  std::vector<yarn::ApplicationId> ending;
+  std::vector<yarn::ApplicationId> trials;
   const std::string tag = "spindle-sweep:" + sweep_id;
   for (const auto& application : *running) {
     bool of_sweep = false;
     for (const auto& one : application.tags) of_sweep = of_sweep || one == tag;
     if (!of_sweep) continue;
     if (auto done = client.kill(application.id, "its sweep " + sweep_id + " was killed"); !done) return done.error();
-    killed.push_back(application.id.to_string());
-    ending.push_back(application.id);
+    trials.push_back(application.id);
   }
-  // YARN takes a kill at once and ends the application a moment later: the
-  // answer waits for that, so nothing of the sweep runs once it is given.
-  const auto trials_deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-  while (!ending.empty()) {
-    auto now = client.report(ending.back());
-    if (now && now->finished()) {
-      ending.pop_back();
-      continue;
-    }
-    if (std::chrono::steady_clock::now() > trials_deadline) {
-      return make_error("the sweep's trial " + ending.back().to_string() +
-                        " did not end within a minute of being killed; run spindle sweep kill again");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  // The answer waits for them too: nothing of the sweep runs once it is given.
+  std::vector<std::string> killed;
+  for (const auto& trial : trials) {
+    if (auto ended = wait_until_ended(client, trial, "the sweep's trial"); !ended) return ended.error();
+    killed.push_back(trial.to_string());
   }
   // The controller had no time to record its end (YARN stops a killed
   // container within a second): the record says it, for every reader.

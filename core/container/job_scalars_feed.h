@@ -7,7 +7,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "container/container_context.h"
 #include "container/run_scalars.h"
